@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/otiai10/gosseract/v2"
+	"github.com/spf13/cobra"
+	"gocv.io/x/gocv"
+)
+
+// Version is tearcam's version, stamped into every ruling's provenance.
+var Version = "0.1.0"
+
+// IO carries the streams a command uses: data to Out, progress and errors to ErrOut.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// ErrTTY is true when ErrOut is a terminal (progress bars are drawn only then).
+	ErrTTY bool
+}
+
+// DefaultIO is the process's standard streams.
+func DefaultIO() *IO {
+	return &IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		ErrTTY: isatty.IsTerminal(os.Stderr.Fd())}
+}
+
+// UsageError is bad usage or a bad manifest: exit status 2 (DESIGN.md "Exit status").
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usageErrorf makes a UsageError.
+func usageErrorf(format string, a ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, a...)}
+}
+
+// ExitCode maps an error to tearcam's exit status: 0 none, 2 usage or manifest, 1 otherwise.
+func ExitCode(err error) int {
+	var ue *UsageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	default:
+		return 1
+	}
+}
+
+// VersionString is tearcam's version and the OpenCV and Tesseract versions it runs on.
+func VersionString() string {
+	return fmt.Sprintf("tearcam %s (OpenCV %s, Tesseract %s)", Version, gocv.OpenCVVersion(), gosseract.Version())
+}
+
+// NewRootCmd builds the cobra command tree on the given streams.
+func NewRootCmd(iostreams *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "tearcam",
+		Short:         "An impartial referee for a paper-tearing role-playing game",
+		Version:       VersionString(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetIn(iostreams.In)
+	root.SetOut(iostreams.Out)
+	root.SetErr(iostreams.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(
+		newAuditCmd(iostreams, nil),
+		newJudgeCmd(iostreams, nil),
+		newWatchCmd(iostreams, nil),
+		newThrowCmd(iostreams, nil),
+		newCheckCmd(iostreams, nil),
+	)
+	return root
+}
+
+// Main runs tearcam with args and returns the exit status. Errors are printed as one line.
+func Main(args []string, iostreams *IO) int {
+	if os.Getenv("OMP_THREAD_LIMIT") == "" {
+		// Tesseract's OpenMP oversubscribes two cores (PITFALLS.md).
+		os.Setenv("OMP_THREAD_LIMIT", "1")
+	}
+	root := NewRootCmd(iostreams)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err != nil {
+		if cmd != nil && isCobraUsage(err) {
+			err = &UsageError{Err: fmt.Errorf("%w (see %s --help)", err, cmd.CommandPath())}
+		}
+		fmt.Fprintln(iostreams.ErrOut, "tearcam: "+oneLine(err.Error()))
+		return ExitCode(err)
+	}
+	return 0
+}
+
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "unknown command") || strings.Contains(s, "unknown flag") ||
+		strings.Contains(s, "accepts") || strings.Contains(s, "required flag")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

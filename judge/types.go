@@ -1,0 +1,208 @@
+package judge
+
+import "tearcam/template"
+
+// Schema is the value of the "schema" field of every rulings document.
+const Schema = "tearcam.rulings/v1"
+
+// Kind is what a tear is for (DESIGN.md manifest "kind").
+type Kind string
+
+// The tear kinds. A penalty tear pays a tear owed after a faux pas (seed, "TEARING FAUX PAS").
+// A last_ditch "tear" is the crumpled sheet thrown at the GM (seed, "LAST DITCH EFFORT"): no
+// photo, the character is out either way.
+const (
+	KindUse       Kind = "use"
+	KindDamage    Kind = "damage"
+	KindPenalty   Kind = "penalty"
+	KindLastDitch Kind = "last_ditch"
+)
+
+// Verdict is a tear's ruling.
+type Verdict string
+
+// The verdicts (DESIGN.md): faux_pas means at least one Fault; undecided means tearcam could
+// not measure reliably and says why in UndecidedReason.
+const (
+	Valid     Verdict = "valid"
+	FauxPas   Verdict = "faux_pas"
+	Undecided Verdict = "undecided"
+)
+
+// Fault is one broken tearing rule (seed, "RULES FOR TEARING"; DESIGN.md fault codes).
+type Fault string
+
+// The fault codes, in the order they are reported.
+const (
+	FaultNothingRemoved Fault = "nothing_removed"
+	FaultNoFullLetter   Fault = "no_full_letter"
+	FaultPieceTooSmall  Fault = "piece_too_small"
+	FaultNotEdgeToEdge  Fault = "not_edge_to_edge"
+	FaultSeveralPieces  Fault = "several_pieces"
+)
+
+// OutReason says why a character left the game (DESIGN.md "out_reason").
+type OutReason string
+
+// The out reasons; the empty string means the character is still in.
+const (
+	OutNone           OutReason = ""
+	OutNoSkillsLeft   OutReason = "no_skills_left"
+	OutTooLittlePaper OutReason = "too_little_paper"
+	OutLastDitch      OutReason = "last_ditch"
+)
+
+// Point is a position in the sheet frame, in millimetres: origin at the untorn sheet's
+// top-left corner as first photographed, x to the right, y down (DESIGN.md "Sheet frame").
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Letter is one letter (Unicode letter or digit) of a skill as located on the fresh sheet.
+type Letter struct {
+	Char    string  `json:"char"`    // the letter as declared, e.g. "S"
+	Outline []Point `json:"outline"` // closed polygon around its ink, sheet frame, mm
+}
+
+// SkillLayout is where one declared skill's letters lie on the fresh sheet (from ocr/).
+// Letters is in reading order and has one entry per letter of the name (Letters(name));
+// when the skill was not found, Located is 0 and Letters is empty.
+type SkillLayout struct {
+	Name       string   `json:"name"`
+	Letters    []Letter `json:"letters"`
+	Located    int      `json:"located"`    // letters whose outline is known
+	Confidence float64  `json:"confidence"` // 0..1: how sure ocr/ is of the location
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// LetterState is where a letter's ink is after one tear, relative to that tear.
+type LetterState int
+
+// The letter states. Gone means not on the paper before this tear (removed or cut earlier).
+// Ambiguous means the tear line passes within measurement error of the letter's ink, so it
+// cannot be called whole or cut: a ruling that depends on it is undecided.
+const (
+	LetterUnknown   LetterState = iota // not located, or the measurement was refused
+	LetterOnSheet                      // all its ink is on the remaining sheet
+	LetterRemoved                      // all its ink is on the removed paper
+	LetterCut                          // its ink is on both: it counts as neither
+	LetterGone                         // already not on the sheet before this tear
+	LetterAmbiguous                    // too close to call between whole and cut
+)
+
+var letterStateNames = [...]string{"unknown", "on_sheet", "removed", "cut", "gone", "ambiguous"}
+
+func (s LetterState) String() string {
+	if int(s) < len(letterStateNames) {
+		return letterStateNames[s]
+	}
+	return "invalid"
+}
+
+// MarshalText makes LetterState readable in JSON and golden files.
+func (s LetterState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Measurement is what vision/ (and ocr/) measured of one tear: the sheet before it (the
+// previous photo, or the fresh sheet) against the sheet after it, both in the sheet frame.
+// It is the judge's only input about the photos.
+type Measurement struct {
+	// Refused, when not empty, says why the tear could not be measured reliably (sheet not
+	// found, registration refused, unreadable photo, ...). The ruling is then undecided
+	// with this reason, and every other field is ignored.
+	Refused string
+
+	RemovedAreaMM2    float64 // area of paper on the before-sheet missing from the after-sheet
+	Pieces            int     // removed pieces, slivers below vision's documented floor ignored
+	EdgeToEdge        bool    // every removed piece touches the sheet's outer edge
+	TemplateFits      bool    // the template fits inside a removed piece
+	PaperFitsTemplate bool    // the template fits on the remaining sheet
+
+	// Letters holds, per declared skill in declaration order, the state of each of its
+	// letters (same order as SkillLayout.Letters). A skill that was not located has a nil
+	// slice here.
+	Letters []SkillLetters
+
+	// Doubts are measurement doubts that make the ruling undecided when they could change
+	// it (e.g. "template fit within 1 mm of the piece's size", "OCR re-read disagrees with
+	// the geometry for Hopscotch"). Notes are reported but never change the ruling.
+	Doubts []string
+	Notes  []string
+}
+
+// SkillLetters is the state of each letter of one skill after one tear.
+type SkillLetters struct {
+	Name   string        `json:"name"`
+	States []LetterState `json:"states"`
+}
+
+// Tear is one entry of a player's tears in a manifest (DESIGN.md), or one GM announcement.
+type Tear struct {
+	Kind  Kind   `json:"kind"`
+	Skill string `json:"skill,omitempty"`
+	Hit   bool   `json:"hit,omitempty"` // last_ditch only: did the ball hit the GM
+}
+
+// Rulings is the whole --json document (DESIGN.md "--json"); field names are the contract.
+type Rulings struct {
+	Schema   string            `json:"schema"`
+	Paper    string            `json:"paper"`
+	Template template.Template `json:"template"`
+	Players  []PlayerRulings   `json:"players"`
+}
+
+// PlayerRulings is one player's fresh sheet and every tear ruled so far.
+type PlayerRulings struct {
+	Name  string       `json:"name"`
+	Sheet SheetResult  `json:"sheet"`
+	Tears []TearRuling `json:"tears"`
+	Out   bool         `json:"out"`
+}
+
+// SheetResult is what was found on the fresh sheet.
+type SheetResult struct {
+	Photo  string        `json:"photo"`
+	SHA256 string        `json:"sha256"`
+	Found  bool          `json:"found"`
+	Error  string        `json:"error,omitempty"` // why the sheet was not found or read
+	Skills []SkillResult `json:"skills"`
+}
+
+// SkillResult is one declared skill as located on the fresh sheet.
+type SkillResult struct {
+	Name       string  `json:"name"`
+	Letters    int     `json:"letters"`    // Letters(Name)
+	Located    int     `json:"located"`    // letters whose outline was found
+	Confidence float64 `json:"confidence"` // 0..1
+}
+
+// TearRuling is the ruling on one tear (DESIGN.md "--json" tears[]).
+type TearRuling struct {
+	Index              int          `json:"index"` // 1-based, in manifest order
+	Photo              string       `json:"photo"`
+	SHA256             string       `json:"sha256"`
+	Kind               Kind         `json:"kind"`
+	Skill              string       `json:"skill"`
+	Hit                *bool        `json:"hit,omitempty"` // last_ditch only
+	Verdict            Verdict      `json:"verdict"`
+	Faults             []Fault      `json:"faults"`
+	UndecidedReason    string       `json:"undecided_reason"`
+	RemovedAreaMM2     float64      `json:"removed_area_mm2"`
+	Pieces             int          `json:"pieces"`
+	EdgeToEdge         bool         `json:"edge_to_edge"`
+	TemplateFits       bool         `json:"template_fits"`
+	FullLettersRemoved int          `json:"full_letters_removed"`
+	Skills             []SkillState `json:"skills"`
+	PaperFitsTemplate  bool         `json:"paper_fits_template"`
+	OwedTears          int          `json:"owed_tears"`
+	Out                bool         `json:"out"`
+	OutReason          OutReason    `json:"out_reason"`
+	Notes              []string     `json:"notes,omitempty"`
+}
+
+// SkillState is one skill's full letters left on the sheet after a tear.
+type SkillState struct {
+	Name      string `json:"name"`
+	Remaining int    `json:"remaining"`
+	Available bool   `json:"available"` // at least one full letter left, character not out
+}

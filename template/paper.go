@@ -1,0 +1,39 @@
+package template
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Paper is a sheet's size in millimetres, portrait (WidthMM <= HeightMM is not required: a
+// custom "WxH" keeps the order given).
+type Paper struct {
+	Name     string  // as given: "a4", "letter" or "WxH"
+	WidthMM  float64 // short side for a4 and letter
+	HeightMM float64
+}
+
+// ParsePaper reads "a4" (210 x 297 mm), "letter" (215.9 x 279.4 mm) or "WxH" in millimetres
+// (e.g. "210x297"); the empty string is a4. Sides must lie in 20..2000 mm.
+func ParsePaper(s string) (Paper, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "a4":
+		return Paper{Name: "a4", WidthMM: 210, HeightMM: 297}, nil
+	case "letter":
+		return Paper{Name: "letter", WidthMM: 215.9, HeightMM: 279.4}, nil
+	}
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	if !ok {
+		return Paper{}, fmt.Errorf("paper %q: want a4, letter or WxH in millimetres", s)
+	}
+	wf, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
+	hf, err2 := strconv.ParseFloat(strings.TrimSpace(h), 64)
+	if err1 != nil || err2 != nil || !(wf >= 20 && wf <= 2000) || !(hf >= 20 && hf <= 2000) {
+		return Paper{}, fmt.Errorf("paper %q: want WxH with each side 20..2000 mm", s)
+	}
+	return Paper{Name: s, WidthMM: wf, HeightMM: hf}, nil
+}
+
+// AreaMM2 is the paper's area in mm².
+func (p Paper) AreaMM2() float64 { return p.WidthMM * p.HeightMM }

@@ -1,0 +1,80 @@
+package template
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDefaultTemplate(t *testing.T) {
+	d := Default()
+	require.NoError(t, d.Validate())
+	// 1.5 in x 1 in = 38.1 mm x 25.4 mm = 967.74 mm².
+	assert.InDelta(t, 967.74, d.AreaMM2(), 1e-9)
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		json    string
+		wantErr error
+		area    float64 // expected area in mm², by the shoelace formula worked by hand
+	}{
+		{"triangle", `{"name":"tri","polygon_mm":[[0,0],[40,0],[0,30]]}`, nil, 600},
+		{"unnamed", `{"polygon_mm":[[0,0],[10,0],[10,10],[0,10]]}`, nil, 100},
+		{"two points", `{"polygon_mm":[[0,0],[10,0]]}`, ErrTooFewPoints, 0},
+		{"collinear", `{"polygon_mm":[[0,0],[10,0],[20,0]]}`, ErrZeroArea, 0},
+		{"bow tie", `{"polygon_mm":[[0,0],[10,10],[10,0],[0,10]]}`, ErrSelfIntersects, 0},
+		{"huge", `{"polygon_mm":[[0,0],[5000,0],[0,10]]}`, ErrTooLarge, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tp, err := Parse([]byte(tc.json))
+			if tc.wantErr != nil {
+				assert.ErrorIs(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.InDelta(t, tc.area, tp.AreaMM2(), 1e-9)
+		})
+	}
+	_, err := Parse([]byte(`not json`))
+	assert.Error(t, err)
+}
+
+func TestApplyRotatesAndFlips(t *testing.T) {
+	tp := Default()
+	// A quarter turn maps (38.1, 0) to (0, 38.1); a flip first maps it to (-38.1, 0), then (0, -38.1).
+	got := tp.Apply(Placement{AngleDeg: 90})
+	assert.InDelta(t, 0, got[1][0], 1e-9)
+	assert.InDelta(t, 38.1, got[1][1], 1e-9)
+	got = tp.Apply(Placement{AngleDeg: 90, Flipped: true, TxMM: 1, TyMM: 2})
+	assert.InDelta(t, 1, got[1][0], 1e-9)
+	assert.InDelta(t, 2-38.1, got[1][1], 1e-9)
+	assert.False(t, math.IsNaN(got[2][0]))
+}
+
+func TestParsePaper(t *testing.T) {
+	tests := []struct {
+		in   string
+		w, h float64
+		ok   bool
+	}{
+		{"a4", 210, 297, true}, {"", 210, 297, true}, {"LETTER", 215.9, 279.4, true},
+		{"100x150", 100, 150, true}, {"100", 0, 0, false}, {"5x5", 0, 0, false}, {"ax4", 0, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			p, err := ParsePaper(tc.in)
+			if !tc.ok {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.w, p.WidthMM)
+			assert.Equal(t, tc.h, p.HeightMM)
+		})
+	}
+}
