@@ -128,6 +128,34 @@ type Measurement struct {
 	// the geometry for Hopscotch"). Notes are reported but never change the ruling.
 	Doubts []string
 	Notes  []string
+
+	// Uncertain are structured doubts: each names the quantity it concerns, so the judge can
+	// tell whether it could change the ruling (see Doubt). Prefer these to Doubts, which the
+	// judge cannot read and therefore always treats as able to change the ruling.
+	Uncertain []Doubt
+}
+
+// Quantity names one measured quantity of a Measurement, for a structured Doubt.
+type Quantity string
+
+// The quantities a Doubt can concern.
+const (
+	AboutRemoved      Quantity = "removed"             // whether anything was removed at all
+	AboutPieces       Quantity = "pieces"              // one piece or several
+	AboutEdgeToEdge   Quantity = "edge_to_edge"        // every piece touches the outer edge
+	AboutTemplateFits Quantity = "template_fits"       // the template fits in the piece
+	AboutPaperFits    Quantity = "paper_fits_template" // the template fits on the remaining sheet
+	AboutLetters      Quantity = "letters"             // the letter states of Doubt.Skill
+)
+
+// Doubt is a measurement doubt about one quantity (and, for AboutLetters, one skill). The
+// judge makes the ruling undecided only when flipping that quantity could change the ruling
+// (its verdict, faults, letters left, paper_fits_template or out); otherwise the doubt is
+// reported in the ruling's notes.
+type Doubt struct {
+	About Quantity `json:"about"`
+	Skill string   `json:"skill,omitempty"`
+	Text  string   `json:"text"`
 }
 
 // SkillLetters is the state of each letter of one skill after one tear.

@@ -1,0 +1,178 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors for tears and skill uses a character cannot make. Callers map them to bad
+// usage (exit 2) with errors.Is.
+var (
+	ErrUnknownSkill = errors.New("unknown skill")
+	ErrSkillLost    = errors.New("skill lost")
+	ErrOut          = errors.New("character out")
+	ErrNoSkill      = errors.New("no skill named")
+	ErrUnknownKind  = errors.New("unknown tear kind")
+)
+
+// Character is one player's character as the judge knows it: the declared skills, which of
+// their letters are still whole on the sheet, the tears owed after faux pas, whether the
+// remaining paper still covers the template, and whether (and why) the character is out.
+// It carries state from tear to tear; Rule is its only mutator. The zero value is not
+// usable: make one with NewCharacter.
+type Character struct {
+	name   string
+	skills []skillTrack
+	owed   int
+	paper  bool // the template fits on the remaining sheet (true on the fresh sheet)
+	out    OutReason
+	outAt  int // index of the tear that put the character out
+	ruled  int // tears ruled so far
+}
+
+// skillTrack is one declared skill's letters.
+type skillTrack struct {
+	name    string
+	left    []bool // per letter (reading order): still whole on the sheet
+	located []bool // per letter: its outline was found on the fresh sheet
+}
+
+func (s skillTrack) remaining() int {
+	n := 0
+	for _, l := range s.left {
+		if l {
+			n++
+		}
+	}
+	return n
+}
+
+func (s skillTrack) everLocated() bool {
+	for _, l := range s.located {
+		if l {
+			return true
+		}
+	}
+	return false
+}
+
+// NewCharacter makes a character on a fresh sheet: every letter of every declared skill is
+// on the sheet (the player wrote them all), the template fits on the paper, nothing is owed.
+// skills are the declared names in declaration order; layouts are what ocr/ located on the
+// fresh sheet, matched to skills by name (a skill without a layout, or a letter without an
+// outline, is "not located": it is counted as left until a measurement says otherwise).
+func NewCharacter(name string, skills []string, layouts []SkillLayout) *Character {
+	byName := make(map[string]SkillLayout, len(layouts))
+	for _, l := range layouts {
+		byName[l.Name] = l
+	}
+	c := &Character{name: name, paper: true}
+	for _, s := range skills {
+		n := Letters(s)
+		t := skillTrack{name: s, left: make([]bool, n), located: make([]bool, n)}
+		l := byName[s]
+		for i := range n {
+			t.left[i] = true
+			t.located[i] = i < len(l.Letters) && len(l.Letters[i].Outline) > 0
+		}
+		c.skills = append(c.skills, t)
+	}
+	return c
+}
+
+// NewCharacterFromLayouts is NewCharacter with the skills taken from the layouts' names.
+func NewCharacterFromLayouts(name string, layouts []SkillLayout) *Character {
+	names := make([]string, len(layouts))
+	for i, l := range layouts {
+		names[i] = l.Name
+	}
+	return NewCharacter(name, names, layouts)
+}
+
+// Name is the character's (player's) name.
+func (c *Character) Name() string { return c.name }
+
+// Owed is the number of tears owed after faux pas and not yet paid by penalty tears.
+func (c *Character) Owed() int { return c.owed }
+
+// Out reports whether the character is out of the game, and why.
+func (c *Character) Out() (bool, OutReason) { return c.out != OutNone, c.out }
+
+// PaperFitsTemplate reports whether the template fits on the remaining sheet, as of the last
+// decided tear (true on the fresh sheet).
+func (c *Character) PaperFitsTemplate() bool { return c.paper }
+
+// Skills is every declared skill, in declaration order, with its full letters left.
+func (c *Character) Skills() []SkillState {
+	out := make([]SkillState, len(c.skills))
+	for i, s := range c.skills {
+		r := s.remaining()
+		out[i] = SkillState{Name: s.name, Remaining: r, Available: r > 0 && c.out == OutNone}
+	}
+	return out
+}
+
+func (c *Character) skill(name string) (int, bool) {
+	for i, s := range c.skills {
+		if s.name == name {
+			return i, true
+		}
+	}
+	// Tolerate case and surrounding space differences, as a GM would.
+	for i, s := range c.skills {
+		if strings.EqualFold(strings.TrimSpace(s.name), strings.TrimSpace(name)) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// CanUse says whether the character may use the named skill now (to throw, check or tear
+// for it): nil, or an error wrapping ErrOut, ErrUnknownSkill or ErrSkillLost.
+func (c *Character) CanUse(skill string) error {
+	if c.out != OutNone {
+		return fmt.Errorf("%s is out (%s): %w", c.name, c.out, ErrOut)
+	}
+	i, ok := c.skill(skill)
+	if !ok {
+		return fmt.Errorf("%s has no skill %q: %w", c.name, skill, ErrUnknownSkill)
+	}
+	if c.skills[i].remaining() == 0 {
+		return fmt.Errorf("%s has lost %s (no full letter left): %w", c.name, c.skills[i].name, ErrSkillLost)
+	}
+	return nil
+}
+
+// Validate checks a tear before it is made: a known kind; for use and damage, a skill of
+// this character; for penalty, no skill or one of the character's skills. A named skill that
+// is lost is ErrSkillLost: a lost skill cannot be used, and for damage or a penalty the GM
+// must name a skill with letters left (no full letter of a lost skill can be torn off). It
+// does not look at whether the character is out (Rule answers that with a ruling).
+func (c *Character) Validate(t Tear) error {
+	switch t.Kind {
+	case KindUse, KindDamage:
+		if strings.TrimSpace(t.Skill) == "" {
+			return fmt.Errorf("%s tear names no skill: %w", t.Kind, ErrNoSkill)
+		}
+	case KindPenalty:
+		if strings.TrimSpace(t.Skill) == "" {
+			return nil
+		}
+	case KindLastDitch:
+		return nil
+	default:
+		return fmt.Errorf("%q: %w", t.Kind, ErrUnknownKind)
+	}
+	i, ok := c.skill(t.Skill)
+	if !ok {
+		return fmt.Errorf("%s has no skill %q: %w", c.name, t.Skill, ErrUnknownSkill)
+	}
+	if c.skills[i].remaining() == 0 {
+		if t.Kind != KindUse {
+			return fmt.Errorf("%s has lost %s: the GM must name a skill with letters left: %w", c.name, c.skills[i].name, ErrSkillLost)
+		}
+		return fmt.Errorf("%s has lost %s: it cannot be used: %w", c.name, c.skills[i].name, ErrSkillLost)
+	}
+	return nil
+}

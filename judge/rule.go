@@ -1,0 +1,297 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rule rules one tear of the character and updates the character's state. index is the
+// tear's 1-based position in the player's tears (0: the next one). m is what vision/
+// measured of the tear (ignored for last_ditch).
+//
+// The order of decisions:
+//  1. A character already out gets an undecided ruling saying so; nothing changes.
+//  2. last_ditch: verdict valid, hit recorded, the character is out (last_ditch), hit or miss.
+//  3. A tear the character cannot be asked for (Validate: unknown kind or skill, no skill
+//     named, a lost skill) is undecided with the reason; nothing changes, and the character
+//     is not put out for it.
+//  4. A tear asked of a sheet whose remaining paper could not cover the template (as of the
+//     last decided tear) puts the character out (too_little_paper). The tear itself is still
+//     ruled on its measurement below, for the record.
+//  5. The measurement is ruled: undecided (see below) or every fault that applies, in the
+//     order of the Fault constants; faux_pas iff there is at least one.
+//  6. A decided ruling updates the letters (a letter measured removed, cut or gone is gone for
+//     good), paper_fits_template and the owed tears; no skill left puts the character out
+//     (no_skills_left).
+//
+// Undecided: the measurement was refused; the named skill's letters were not measured; a
+// letter that was whole on the sheet before the tear and was located on the fresh sheet is
+// measured unknown or ambiguous (it could change the letters left, hence the verdict or the
+// skill's loss); no full letter of the named skill is measured removed while one of its
+// letters that was never located is unknown (it could have been removed: no_full_letter is
+// in doubt); the measurement contradicts itself (letters removed while nothing was); or a
+// doubt could change the ruling: every free-text Doubts entry (the judge cannot tell what it
+// concerns), and each structured Uncertain doubt unless it cannot matter (piece doubts when
+// nothing was removed; letter doubts about a skill with no letter left; a paper doubt when
+// the character is out anyway). An undecided ruling changes nothing in the character's
+// state (letters, owed tears, paper): the letters lost in that tear are caught up by the
+// next measurement, which reports them Gone.
+//
+// Owed tears: a faux pas owes one more tear. A penalty tear pays one owed tear whether or not
+// it is itself a faux pas, because the seed ("TEARING FAUX PAS") counts the faux pas tear as
+// made and asks for another "in addition"; so a faux pas penalty tear leaves the count
+// unchanged. A penalty tear with nothing owed pays nothing (noted). A penalty tear that
+// names a skill must remove a full letter of it; one that names none must remove a full
+// letter of any skill (seed: "at least one full letter from a skill").
+func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
+	c.ruled++
+	if index <= 0 {
+		index = c.ruled
+	}
+	r := TearRuling{Index: index, Kind: t.Kind, Skill: t.Skill, Faults: []Fault{}}
+	if c.out != OutNone {
+		r.Verdict = Undecided
+		r.UndecidedReason = fmt.Sprintf("%s is already out (%s, tear %d): no further tears are ruled", c.name, c.out, c.outAt)
+		c.finish(&r)
+		return r
+	}
+	if t.Kind == KindLastDitch {
+		hit := t.Hit
+		r.Hit = &hit
+		r.Verdict = Valid
+		c.out, c.outAt = OutLastDitch, index
+		if hit {
+			r.Notes = append(r.Notes, "last ditch effort: the ball hit the GM, the skill succeeds; the character is out")
+		} else {
+			r.Notes = append(r.Notes, "last ditch effort: the ball missed the GM, the skill fails; the character is out")
+		}
+		c.finish(&r)
+		return r
+	}
+	if err := c.Validate(t); err != nil {
+		r.Verdict = Undecided
+		r.UndecidedReason = "tear not allowed: " + err.Error()
+		c.finish(&r)
+		return r
+	}
+	tooLittle := !c.paper
+
+	if m.Refused == "" {
+		r.RemovedAreaMM2 = m.RemovedAreaMM2
+		r.Pieces = m.Pieces
+		r.EdgeToEdge = m.EdgeToEdge
+		r.TemplateFits = m.TemplateFits
+	}
+	d := c.decide(t, m)
+	r.FullLettersRemoved = d.removed
+	r.Notes = append(r.Notes, d.notes...)
+	r.Notes = append(r.Notes, m.Notes...)
+	if len(d.undecided) > 0 {
+		r.Verdict = Undecided
+		r.UndecidedReason = strings.Join(d.undecided, "; ")
+		r.Notes = append(r.Notes, "undecided: letters, owed tears and paper carried unchanged")
+	} else {
+		r.Faults = d.faults
+		r.Verdict = Valid
+		if len(d.faults) > 0 {
+			r.Verdict = FauxPas
+		}
+		for i := range c.skills {
+			if d.left[i] != nil {
+				c.skills[i].left = d.left[i]
+			}
+		}
+		c.paper = m.PaperFitsTemplate
+		if t.Kind == KindPenalty {
+			if c.owed > 0 {
+				c.owed--
+			} else {
+				r.Notes = append(r.Notes, "penalty tear with no tear owed: nothing to pay")
+			}
+		}
+		if r.Verdict == FauxPas {
+			c.owed++
+		}
+	}
+	switch {
+	case tooLittle:
+		c.out, c.outAt = OutTooLittlePaper, index
+		r.Notes = append(r.Notes, "a tear was asked of a sheet whose remaining paper cannot cover the template")
+	case r.Verdict != Undecided && c.noSkillsLeft():
+		c.out, c.outAt = OutNoSkillsLeft, index
+	}
+	c.finish(&r)
+	return r
+}
+
+// finish copies the character's state into the ruling.
+func (c *Character) finish(r *TearRuling) {
+	r.Skills = c.Skills()
+	r.PaperFitsTemplate = c.paper
+	r.OwedTears = c.owed
+	r.Out = c.out != OutNone
+	r.OutReason = c.out
+	if r.Faults == nil {
+		r.Faults = []Fault{}
+	}
+}
+
+func (c *Character) noSkillsLeft() bool {
+	for _, s := range c.skills {
+		if s.remaining() > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// decision is a ruling on a measurement before it is applied.
+type decision struct {
+	faults    []Fault
+	undecided []string
+	notes     []string
+	removed   int      // full letters of the named skill (any skill, for an unnamed penalty) removed
+	left      [][]bool // per skill, its letters left after the tear; nil: unchanged
+}
+
+func (c *Character) decide(t Tear, m Measurement) decision {
+	var d decision
+	if m.Refused != "" {
+		d.undecided = append(d.undecided, "measurement refused: "+m.Refused)
+		return d
+	}
+	named := -1
+	if strings.TrimSpace(t.Skill) != "" {
+		named, _ = c.skill(t.Skill)
+	}
+	states := make([][]LetterState, len(c.skills))
+	for _, sl := range m.Letters {
+		if i, ok := c.skill(sl.Name); ok && states[i] == nil {
+			states[i] = sl.States
+		}
+	}
+	d.left = make([][]bool, len(c.skills))
+	anyRemovedState := false
+	unlocatedUnknown := false // a never-located letter that could count for no_full_letter is unknown
+	for i, s := range c.skills {
+		counts := named == i || named < 0
+		st := states[i]
+		if st == nil {
+			switch {
+			case named == i:
+				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s (the skill torn for) were not located", s.name))
+			case s.remaining() == 0:
+				// a lost skill cannot lose more
+			case s.everLocated():
+				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s were not measured", s.name))
+			default:
+				d.notes = append(d.notes, fmt.Sprintf("%s was not located on the fresh sheet: its %d letters left are carried unchanged", s.name, s.remaining()))
+			}
+			continue
+		}
+		if len(st) != len(s.left) {
+			d.undecided = append(d.undecided, fmt.Sprintf("%s has %d letters but %d were measured", s.name, len(s.left), len(st)))
+			continue
+		}
+		left := make([]bool, len(s.left))
+		runes := LetterRunes(s.name)
+		for j, was := range s.left {
+			if !was {
+				if st[j] == LetterOnSheet {
+					d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was already gone but is measured on the sheet: it stays gone", j+1, runes[j], s.name))
+				}
+				continue
+			}
+			switch st[j] {
+			case LetterOnSheet:
+				left[j] = true
+			case LetterRemoved:
+				anyRemovedState = true
+				if counts {
+					d.removed++
+				}
+			case LetterCut, LetterGone:
+			default: // LetterUnknown, LetterAmbiguous, or an invalid state
+				if s.located[j] {
+					d.undecided = append(d.undecided, fmt.Sprintf("letter %d (%c) of %s is %s", j+1, runes[j], s.name, st[j]))
+				} else {
+					left[j] = true
+					if counts {
+						unlocatedUnknown = true
+					}
+				}
+			}
+		}
+		d.left[i] = left
+	}
+
+	nothing := m.Pieces <= 0 || m.RemovedAreaMM2 <= 0
+	if nothing && anyRemovedState {
+		d.undecided = append(d.undecided, "letters measured removed while no paper was removed")
+	}
+	if d.removed == 0 && unlocatedUnknown {
+		what := "the named skill"
+		if named >= 0 {
+			what = c.skills[named].name
+		}
+		d.undecided = append(d.undecided, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
+	}
+	if nothing {
+		d.faults = append(d.faults, FaultNothingRemoved)
+	}
+	if d.removed == 0 {
+		d.faults = append(d.faults, FaultNoFullLetter)
+	}
+	if !nothing {
+		if !m.TemplateFits {
+			d.faults = append(d.faults, FaultPieceTooSmall)
+		}
+		if !m.EdgeToEdge {
+			d.faults = append(d.faults, FaultNotEdgeToEdge)
+		}
+		if m.Pieces >= 2 {
+			d.faults = append(d.faults, FaultSeveralPieces)
+		}
+	}
+
+	for _, s := range m.Doubts {
+		d.undecided = append(d.undecided, "measurement doubt: "+s)
+	}
+	for _, u := range m.Uncertain {
+		if c.doubtMatters(u, nothing, d.left) {
+			d.undecided = append(d.undecided, fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
+		} else {
+			d.notes = append(d.notes, fmt.Sprintf("doubt that cannot change the ruling (%s): %s", u.About, u.Text))
+		}
+	}
+	return d
+}
+
+// doubtMatters says whether flipping the doubted quantity could change the ruling.
+func (c *Character) doubtMatters(u Doubt, nothing bool, left [][]bool) bool {
+	switch u.About {
+	case AboutPieces, AboutEdgeToEdge, AboutTemplateFits:
+		return !nothing // piece faults apply only when something was removed
+	case AboutLetters:
+		i, ok := c.skill(u.Skill)
+		return !ok || c.skills[i].remaining() > 0
+	case AboutPaperFits:
+		if !c.paper {
+			return false // the character is out (too_little_paper) with this tear anyway
+		}
+		for i, s := range c.skills {
+			l := s.left
+			if left[i] != nil {
+				l = left[i]
+			}
+			for _, b := range l {
+				if b {
+					return true
+				}
+			}
+		}
+		return false // no skill left: out anyway
+	default: // AboutRemoved and anything unknown
+		return true
+	}
+}

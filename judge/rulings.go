@@ -1,0 +1,138 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+
+	"tearcam/template"
+)
+
+// PlayerInput is everything the judge needs to rule one player's tears.
+type PlayerInput struct {
+	Name    string
+	Skills  []string      // declared, in order; empty: the layouts' names
+	Sheet   SheetResult   // the fresh sheet as found (copied into the output)
+	Layouts []SkillLayout // where ocr/ located each skill's letters on the fresh sheet
+	Tears   []TearInput   // in manifest order
+}
+
+// TearInput is one tear to rule: its photo, the tear as announced, and its measurement.
+type TearInput struct {
+	Photo       string
+	SHA256      string
+	Tear        Tear
+	Measurement Measurement
+}
+
+// RulePlayer rules every tear of one player in order, carrying the character's state from
+// tear to tear. It is deterministic: the same input gives the same output.
+func RulePlayer(in PlayerInput) PlayerRulings {
+	skills := in.Skills
+	if len(skills) == 0 {
+		for _, l := range in.Layouts {
+			skills = append(skills, l.Name)
+		}
+	}
+	c := NewCharacter(in.Name, skills, in.Layouts)
+	p := PlayerRulings{Name: in.Name, Sheet: in.Sheet, Tears: []TearRuling{}}
+	for i, ti := range in.Tears {
+		r := c.Rule(i+1, ti.Tear, ti.Measurement)
+		r.Photo, r.SHA256 = ti.Photo, ti.SHA256
+		p.Tears = append(p.Tears, r)
+	}
+	p.Out, _ = c.Out()
+	return NormalizePlayer(p)
+}
+
+// NewRulings assembles the whole --json document in the players' given order, with every
+// list non-nil (so JSON shows [] rather than null): the same rulings give the same bytes.
+func NewRulings(paper string, tpl template.Template, players []PlayerRulings) Rulings {
+	doc := Rulings{Schema: Schema, Paper: paper, Template: tpl, Players: make([]PlayerRulings, len(players))}
+	for i, p := range players {
+		doc.Players[i] = NormalizePlayer(p)
+	}
+	return doc
+}
+
+// NormalizePlayer returns p with nil lists replaced by empty ones.
+func NormalizePlayer(p PlayerRulings) PlayerRulings {
+	if p.Tears == nil {
+		p.Tears = []TearRuling{}
+	}
+	if p.Sheet.Skills == nil {
+		p.Sheet.Skills = []SkillResult{}
+	}
+	tears := make([]TearRuling, len(p.Tears))
+	for i, t := range p.Tears {
+		if t.Faults == nil {
+			t.Faults = []Fault{}
+		}
+		if t.Skills == nil {
+			t.Skills = []SkillState{}
+		}
+		tears[i] = t
+	}
+	p.Tears = tears
+	return p
+}
+
+// Standing is where a character stands after its last ruling: what the throw and check
+// engine needs to know.
+type Standing struct {
+	Name      string
+	Skills    []SkillState
+	Owed      int
+	Out       bool
+	OutReason OutReason
+}
+
+// StandingOf reads a player's standing from its rulings: the last tear's skills, owed tears
+// and out state, or, before any tear, every declared skill of the fresh sheet with all its
+// letters.
+func StandingOf(p PlayerRulings) Standing {
+	s := Standing{Name: p.Name, Out: p.Out}
+	if n := len(p.Tears); n > 0 {
+		last := p.Tears[n-1]
+		s.Skills = append([]SkillState(nil), last.Skills...)
+		s.Owed = last.OwedTears
+		s.Out = s.Out || last.Out
+		s.OutReason = last.OutReason
+	} else {
+		for _, k := range p.Sheet.Skills {
+			s.Skills = append(s.Skills, SkillState{Name: k.Name, Remaining: k.Letters, Available: k.Letters > 0})
+		}
+	}
+	if s.Out {
+		for i := range s.Skills {
+			s.Skills[i].Available = false
+		}
+	}
+	return s
+}
+
+// CanUse says whether the character may use the named skill: nil, or an error wrapping
+// ErrOut, ErrUnknownSkill or ErrSkillLost.
+func (s Standing) CanUse(skill string) error {
+	if s.Out {
+		reason := string(s.OutReason)
+		if reason == "" {
+			reason = "out"
+		}
+		return fmt.Errorf("%s is out (%s): %w", s.Name, reason, ErrOut)
+	}
+	for _, k := range s.Skills {
+		if k.Name == skill || strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(skill)) {
+			if k.Remaining <= 0 {
+				return fmt.Errorf("%s has lost %s (no full letter left): %w", s.Name, k.Name, ErrSkillLost)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%s has no skill %q: %w", s.Name, skill, ErrUnknownSkill)
+}
+
+// Standing is the character's current standing.
+func (c *Character) Standing() Standing {
+	out, reason := c.Out()
+	return Standing{Name: c.name, Skills: c.Skills(), Owed: c.owed, Out: out, OutReason: reason}
+}
