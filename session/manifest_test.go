@@ -1,0 +1,162 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// designExample is the manifest of DESIGN.md "audit", as written there.
+const designExample = `paper: a4                  # a4 | letter | WxH in millimetres, e.g. 210x297
+template: default          # or a path to a template JSON file
+players:
+  - name: "Ann"
+    skills: ["Swordsmanship", "Investigation", "Tea Ceremony", "Hopscotch", "Archery", "Cooking"]
+    sheet: "ann-0.jpg"     # the untorn sheet
+    tears:                 # in order; each photo shows the sheet after that tear
+      - {photo: "ann-1.jpg", kind: use, skill: "Swordsmanship"}
+      - {photo: "ann-2.jpg", kind: damage, skill: "Hopscotch"}
+      - {photo: "ann-3.jpg", kind: penalty, skill: "Hopscotch"}   # the extra tear after a faux pas
+      - {kind: last_ditch, hit: true}                             # no photo
+`
+
+func TestParseDesignExample(t *testing.T) {
+	m, err := Parse("session.yaml", []byte(designExample), Audit)
+	require.NoError(t, err)
+	assert.Equal(t, "a4", m.PaperName)
+	assert.Equal(t, 210.0, m.Paper.WidthMM)
+	assert.Equal(t, template.Default(), m.Template)
+	require.Len(t, m.Players, 1)
+	p := m.Players[0]
+	assert.Equal(t, "Ann", p.Name)
+	assert.Equal(t, 4, p.Line)
+	assert.Len(t, p.Skills, 6)
+	assert.Equal(t, "ann-0.jpg", p.Sheet)
+	require.Len(t, p.Tears, 4)
+	assert.Equal(t, Tear{Tear: judge.Tear{Kind: judge.KindUse, Skill: "Swordsmanship"}, Photo: "ann-1.jpg", Line: 8}, p.Tears[0])
+	assert.Equal(t, judge.KindPenalty, p.Tears[2].Kind)
+	assert.Equal(t, Tear{Tear: judge.Tear{Kind: judge.KindLastDitch, Hit: true}, Line: 11}, p.Tears[3])
+	assert.Equal(t, 4, m.Tears())
+}
+
+func TestParsePlan(t *testing.T) {
+	// watch --session: the same manifest without sheet and photos.
+	plan := `players:
+  - name: Bo
+    skills: [Archery, Cooking]
+    tears:
+      - {kind: use, skill: archery}
+`
+	m, err := Parse("plan.yaml", []byte(plan), Plan)
+	require.NoError(t, err)
+	assert.Equal(t, "Archery", m.Players[0].Tears[0].Skill, "skill spelled as declared")
+	_, err = Parse("plan.yaml", []byte(plan), Audit)
+	assert.ErrorContains(t, err, `plan.yaml:2: player "Bo": no sheet`)
+}
+
+func TestParseErrors(t *testing.T) {
+	head := "players:\n  - name: Ann\n    skills: [Archery, Cooking]\n    sheet: a.jpg\n    tears:\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"not yaml", "players: [", "m.yaml:1: not a valid manifest: did not find expected node content"},
+		{"tabs", "players:\n\t- name: x", "m.yaml:2: not a valid manifest: found character that cannot start any token"},
+		{"scalar", "hello", "m.yaml:1: a manifest is a mapping"},
+		{"empty", "", "m.yaml: empty manifest"},
+		{"comment only", "# nothing\n", "m.yaml: empty manifest"},
+		{"two documents", "players: []\n---\nx: 1\n", "m.yaml:2: more than one YAML document"},
+		{"unknown top key", "paper: a4\nplayer: []\n", `m.yaml:2: unknown manifest field "player"`},
+		{"no players", "paper: a4\n", "m.yaml: no players"},
+		{"bad paper", "paper: b5\nplayers: []\n", `m.yaml:1: paper "b5": want a4, letter or WxH`},
+		{"template escapes", "template: ../t.json\nplayers: []\n", `m.yaml:1: template: path "../t.json" leaves the manifest's folder`},
+		{"template absolute", "template: /etc/t.json\nplayers: []\n", `m.yaml:1: template: path "/etc/t.json" leaves`},
+		{"player not mapping", "players:\n  - Ann\n", "m.yaml:2: a player is a mapping"},
+		{"unknown player key", "players:\n  - name: Ann\n    skils: [A]\n", `m.yaml:3: unknown player field "skils"`},
+		{"no name", "players:\n  - sheet: a.jpg\n", "m.yaml:2: player 1 has no name"},
+		{"skills not list", "players:\n  - name: Ann\n    skills: 5\n", "m.yaml:3: not a valid manifest: cannot unmarshal !!int `5` into []string"},
+		{"duplicate player", head + "  - name: ann\n    sheet: b.jpg\n", `m.yaml:6: duplicate player "ann" (first on line 2)`},
+		{"duplicate skill", "players:\n  - name: Ann\n    skills: [Archery, archery]\n    sheet: a.jpg\n", `m.yaml:3: player "Ann": skill "archery" declared twice`},
+		{"skill without letters", "players:\n  - name: Ann\n    skills: [\"--\"]\n    sheet: a.jpg\n", `skill "--" has no letters`},
+		{"sheet escapes", "players:\n  - name: Ann\n    sheet: ../../etc/passwd\n", `m.yaml:3: player "Ann": sheet: path "../../etc/passwd" leaves the manifest's folder`},
+		{"sheet absolute", "players:\n  - name: Ann\n    sheet: /etc/passwd\n", `sheet: path "/etc/passwd" leaves`},
+		{"unknown kind", head + "      - {photo: b.jpg, kind: usage, skill: Archery}\n", `m.yaml:6: player "Ann": tear 1: unknown kind "usage"`},
+		{"no kind", head + "      - {photo: b.jpg, skill: Archery}\n", `tear 1: no kind`},
+		{"unknown skill", head + "      - {photo: b.jpg, kind: use, skill: Archery}\n      - {photo: c.jpg, kind: damage, skill: Hopscotch}\n", `m.yaml:7: player "Ann": tear 2: unknown skill "Hopscotch"`},
+		{"no skill", head + "      - {photo: b.jpg, kind: use}\n", `tear 1: no skill`},
+		{"no photo", head + "      - {kind: use, skill: Archery}\n", `m.yaml:6: player "Ann": tear 1: no photo`},
+		{"photo escapes", head + "      - {photo: x/../../b.jpg, kind: use, skill: Archery}\n", `tear 1: photo: path "x/../../b.jpg" leaves`},
+		{"backslash", head + "      - {photo: 'x\\b.jpg', kind: use, skill: Archery}\n", `use / between folders`},
+		{"unknown tear key", head + "      - {photo: b.jpg, kind: use, skill: Archery, hits: 1}\n", `m.yaml:6: unknown tear field "hits"`},
+		{"hit on use", head + "      - {photo: b.jpg, kind: use, skill: Archery, hit: true}\n", `tear 1: hit is only for last_ditch`},
+		{"last ditch photo", head + "      - {photo: b.jpg, kind: last_ditch}\n", `tear 1: last_ditch takes no photo`},
+		{"duplicate key", "paper: a4\npaper: letter\nplayers: []\n", `m.yaml:2: not a valid manifest: mapping key "paper" already defined at line 1`},
+		{"not utf8", "players: [\xff]\n", "m.yaml: not UTF-8 text"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("m.yaml", []byte(tc.yaml), Audit)
+			require.Error(t, err)
+			var me *Error
+			require.True(t, errors.As(err, &me), "%T", err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "m.yaml"), err.Error())
+			assert.NotContains(t, err.Error(), "\n")
+		})
+	}
+}
+
+func TestLoadChecksFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		return p
+	}
+	write("photos/ann-0.jpg", "x")
+	write("photos/ann-1.jpg", "x")
+	write("tri.json", `{"name":"tri","polygon_mm":[[0,0],[40,0],[0,30]]}`)
+	write("bad.json", `{"polygon_mm":[[0,0]]}`)
+	outside := filepath.Join(t.TempDir(), "secret.jpg")
+	require.NoError(t, os.WriteFile(outside, []byte("x"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.jpg")))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "folder.jpg"), 0o755))
+
+	manifest := func(tmpl, sheet string) string {
+		return write("session.yaml", "paper: letter\ntemplate: "+tmpl+"\nplayers:\n  - name: Ann\n    skills: [Archery]\n    sheet: "+sheet+
+			"\n    tears:\n      - {photo: photos/ann-1.jpg, kind: use, skill: Archery}\n")
+	}
+	m, err := Load(manifest("tri.json", "photos/ann-0.jpg"), Audit)
+	require.NoError(t, err)
+	assert.Equal(t, "tri", m.Template.Name)
+	assert.Equal(t, dir, m.Dir)
+	assert.Equal(t, filepath.Join(dir, "photos", "ann-1.jpg"), m.Path(m.Players[0].Tears[0].Photo))
+
+	tests := []struct{ name, tmpl, sheet, want string }{
+		{"missing photo", "default", "photos/nope.jpg", `session.yaml:4: player "Ann": sheet: photos/nope.jpg: no such file`},
+		{"symlink out", "default", "link.jpg", `sheet: link.jpg: leads out of the manifest's folder`},
+		{"folder", "default", "folder.jpg", `sheet: folder.jpg: not a regular file`},
+		{"missing template", "t.json", "photos/ann-0.jpg", `session.yaml: template: t.json: no such file`},
+		{"bad template", "bad.json", "photos/ann-0.jpg", `session.yaml: template bad.json: template polygon needs at least 3 points`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(manifest(tc.tmpl, tc.sheet), Audit)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.True(t, strings.HasPrefix(err.Error(), filepath.Join(dir, "session.yaml")), err.Error())
+		})
+	}
+	_, err = Load(filepath.Join(dir, "nope.yaml"), Audit)
+	assert.ErrorContains(t, err, "nope.yaml: no such file or directory")
+	_, err = Load(dir, Audit)
+	assert.ErrorContains(t, err, "is a folder")
+}
