@@ -1,0 +1,81 @@
+package ocr
+
+import (
+	"fmt"
+	"math"
+)
+
+// crop is a region's ink rendered upright (dark on white) for Tesseract, with the map from
+// crop pixels back to the region's (u, v) frame.
+type crop struct {
+	w, h   int
+	pix    []uint8
+	scale  float64 // crop px per sheet px
+	margin float64
+	u0, v0 float64
+}
+
+// targetHeight is the height, in crop pixels, the ink of a word is scaled to: letters about
+// 40 px tall, which the LSTM model reads best (user_defined_dpi 300).
+const targetHeight = 72.0
+
+// render draws the region's own ink (other words' ink left out) in its reading frame.
+func (im *inkMap) render(rg *region) *crop {
+	member := make(map[int32]bool, len(rg.comps))
+	for _, c := range rg.comps {
+		member[int32(c+1)] = true
+	}
+	hgt := rg.v1 - rg.v0 + 1
+	s := targetHeight / hgt
+	s = math.Min(math.Max(s, 0.4), 6)
+	// Very long words: keep the crop width bounded.
+	if (rg.u1-rg.u0+1)*s > 3000 {
+		s = 3000 / (rg.u1 - rg.u0 + 1)
+	}
+	m := 16.0
+	cw := int(math.Ceil((rg.u1-rg.u0+1)*s + 2*m))
+	ch := int(math.Ceil(hgt*s + 2*m))
+	cr := &crop{w: cw, h: ch, pix: make([]uint8, cw*ch), scale: s, margin: m, u0: rg.u0, v0: rg.v0}
+	at := func(x, y int) float64 {
+		if x < 0 || y < 0 || x >= im.w || y >= im.h {
+			return 0
+		}
+		i := y*im.w + x
+		if l := im.label[i]; l != 0 {
+			if member[l] {
+				return float64(im.dark[i])
+			}
+			return 0
+		}
+		// Anti-aliased fringe: keep it when next to this region's ink.
+		for _, j := range [4]int{i - 1, i + 1, i - im.w, i + im.w} {
+			if j >= 0 && j < len(im.label) && member[im.label[j]] {
+				return float64(im.dark[i])
+			}
+		}
+		return 0
+	}
+	for oy := 0; oy < ch; oy++ {
+		for ox := 0; ox < cw; ox++ {
+			u, v := cr.toUV(float64(ox), float64(oy))
+			x, y := rg.fromUV(u, v)
+			x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+			fx, fy := x-float64(x0), y-float64(y0)
+			d := at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
+			cr.pix[oy*cw+ox] = uint8(255 - math.Min(255, d))
+		}
+	}
+	return cr
+}
+
+func (c *crop) toUV(ox, oy float64) (u, v float64) {
+	return (ox-c.margin)/c.scale + c.u0, (oy-c.margin)/c.scale + c.v0
+}
+
+// pgm encodes the crop as a binary PGM, which Leptonica reads from memory.
+func (c *crop) pgm() []byte {
+	hdr := fmt.Sprintf("P5\n%d %d\n255\n", c.w, c.h)
+	out := make([]byte, 0, len(hdr)+len(c.pix))
+	out = append(out, hdr...)
+	return append(out, c.pix...)
+}

@@ -1,0 +1,514 @@
+package ocr
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// inkMap is the ink of a rectified sheet, in pure Go: per pixel its darkness against the local
+// paper (0 = paper, 255 = full ink), and the connected components of ink.
+type inkMap struct {
+	w, h    int
+	pxPerMM float64
+	dark    []uint8 // darkness, stretched so that typical ink is near 255
+	label   []int32 // component index + 1 for ink pixels, 0 elsewhere
+	comps   []component
+}
+
+// component is one connected blob of ink.
+type component struct {
+	pix            []int32 // pixel indices y*w+x
+	x0, y0, x1, y1 int     // bounding box, inclusive
+	cx, cy         float64 // centroid
+	scale          float64 // the letter size it suggests, px
+}
+
+func (c *component) area() int { return len(c.pix) }
+
+// extractInk finds the ink on a rectified sheet (BGR or grey, 8 bit). Ink is what is darker
+// than the local paper in its darkest colour channel (so blue or red pen counts as well as
+// pencil and black pen). mask, when not empty, is the paper: ink outside it is ignored.
+func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
+	if sheet.Empty() {
+		return nil, errors.New("empty sheet image")
+	}
+	if pxPerMM <= 0 || math.IsNaN(pxPerMM) {
+		return nil, fmt.Errorf("bad scale %v px/mm", pxPerMM)
+	}
+	if sheet.Type() != gocv.MatTypeCV8UC3 && sheet.Type() != gocv.MatTypeCV8UC1 && sheet.Type() != gocv.MatTypeCV8UC4 {
+		return nil, fmt.Errorf("sheet image type %v: want 8-bit BGR or grey", sheet.Type())
+	}
+	w, h := sheet.Cols(), sheet.Rows()
+	minc := gocv.NewMat()
+	defer minc.Close()
+	if sheet.Channels() == 1 {
+		sheet.CopyTo(&minc)
+	} else {
+		ch := gocv.Split(sheet)
+		ch[0].CopyTo(&minc)
+		for i := 1; i < 3 && i < len(ch); i++ {
+			gocv.Min(minc, ch[i], &minc)
+		}
+		for _, c := range ch {
+			c.Close()
+		}
+	}
+	// Paper level: a grey closing larger than any pen stroke removes the ink.
+	k := int(math.Round(3.5*pxPerMM)) | 1
+	k = max(k, 5)
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(k, k))
+	defer kernel.Close()
+	bg := gocv.NewMat()
+	defer bg.Close()
+	gocv.MorphologyEx(minc, &bg, gocv.MorphClose, kernel)
+	gocv.Blur(bg, &bg, image.Pt(k, k))
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.Subtract(bg, minc, &diff)
+	d, err := diff.DataPtrUint8()
+	if err != nil {
+		return nil, fmt.Errorf("read ink map: %w", err)
+	}
+	dark := make([]uint8, len(d))
+	copy(dark, d)
+
+	var paper []uint8
+	if !mask.Empty() {
+		if mask.Cols() != w || mask.Rows() != h {
+			return nil, fmt.Errorf("mask %dx%d does not match sheet %dx%d", mask.Cols(), mask.Rows(), w, h)
+		}
+		m := gocv.NewMat()
+		defer m.Close()
+		if mask.Channels() != 1 {
+			gocv.CvtColor(mask, &m, gocv.ColorBGRToGray)
+		} else {
+			mask.CopyTo(&m)
+		}
+		e := int(math.Round(1.0*pxPerMM))*2 + 1
+		ek := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(e, e))
+		defer ek.Close()
+		gocv.Erode(m, &m, ek)
+		p, err := m.DataPtrUint8()
+		if err != nil {
+			return nil, fmt.Errorf("read paper mask: %w", err)
+		}
+		paper = make([]uint8, len(p))
+		copy(paper, p)
+		for i := range dark {
+			if paper[i] == 0 {
+				dark[i] = 0
+			}
+		}
+	}
+	im := &inkMap{w: w, h: h, pxPerMM: pxPerMM, dark: dark}
+	im.threshold()
+	return im, nil
+}
+
+// threshold picks the ink threshold (Otsu on the darkness, within sane bounds), labels
+// components with hysteresis (pixels above half the threshold joined to ones above it),
+// drops specks and stretches the darkness map.
+func (im *inkMap) threshold() {
+	var hist [256]int
+	for _, v := range im.dark {
+		hist[v]++
+	}
+	t := otsu(hist[:])
+	t = min(max(t, 28), 110)
+	lo := uint8(t / 2)
+	hi := uint8(t)
+	im.label = labelComponents(im.dark, im.w, im.h, lo)
+	// Collect components; keep those holding a pixel above hi and larger than a speck.
+	n := int32(0)
+	for _, l := range im.label {
+		n = max(n, l)
+	}
+	comps := make([]component, n)
+	strong := make([]bool, n)
+	for i, l := range im.label {
+		if l == 0 {
+			continue
+		}
+		c := &comps[l-1]
+		c.pix = append(c.pix, int32(i))
+		if im.dark[i] >= hi {
+			strong[l-1] = true
+		}
+	}
+	minArea := max(4, int(0.12*im.pxPerMM*im.pxPerMM))
+	maxSide := 150 * im.pxPerMM
+	remap := make([]int32, n+1)
+	var kept []component
+	for i := range comps {
+		c := &comps[i]
+		if !strong[i] || len(c.pix) < minArea {
+			continue
+		}
+		c.bounds(im.w)
+		if float64(c.x1-c.x0) > maxSide || float64(c.y1-c.y0) > maxSide {
+			continue
+		}
+		kept = append(kept, *c)
+		remap[i+1] = int32(len(kept))
+	}
+	for i, l := range im.label {
+		im.label[i] = remap[l]
+	}
+	im.comps = kept
+	// Stretch: the 90th percentile of strong ink darkness becomes 255.
+	var inkHist [256]int
+	total := 0
+	for i, l := range im.label {
+		if l != 0 {
+			inkHist[im.dark[i]]++
+			total++
+		}
+	}
+	ref := 255
+	if total > 0 {
+		acc := 0
+		for v := 255; v >= 0; v-- {
+			acc += inkHist[v]
+			if acc >= total/5 {
+				ref = max(v, int(hi))
+				break
+			}
+		}
+	}
+	for i, v := range im.dark {
+		im.dark[i] = uint8(min(255, int(v)*255/ref))
+	}
+	for i := range im.comps {
+		im.comps[i].measure(im.w)
+	}
+}
+
+func (c *component) bounds(w int) {
+	c.x0, c.y0, c.x1, c.y1 = math.MaxInt, math.MaxInt, -1, -1
+	for _, p := range c.pix {
+		x, y := int(p)%w, int(p)/w
+		c.x0, c.x1 = min(c.x0, x), max(c.x1, x)
+		c.y0, c.y1 = min(c.y0, y), max(c.y1, y)
+	}
+}
+
+// measure fills centroid and scale. The scale is the component's long side, except for
+// elongated ones (a cursive word, an "l") whose short side stands for the letter size.
+func (c *component) measure(w int) {
+	var sx, sy float64
+	for _, p := range c.pix {
+		sx += float64(int(p) % w)
+		sy += float64(int(p) / w)
+	}
+	n := float64(len(c.pix))
+	c.cx, c.cy = sx/n, sy/n
+	long, short := orientedExtent(c.pix, w)
+	if long > 2.5*short {
+		c.scale = max(short, long/4)
+	} else {
+		c.scale = long
+	}
+}
+
+// orientedExtent is the long and short side of the pixels' box along their principal axes.
+func orientedExtent(pix []int32, w int) (long, short float64) {
+	cx, cy, ux, uy := principalAxis(pix, w)
+	u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range pix {
+		x, y := float64(int(p)%w)-cx, float64(int(p)/w)-cy
+		u, v := x*ux+y*uy, -x*uy+y*ux
+		u0, u1 = math.Min(u0, u), math.Max(u1, u)
+		v0, v1 = math.Min(v0, v), math.Max(v1, v)
+	}
+	return u1 - u0 + 1, v1 - v0 + 1
+}
+
+// principalAxis is the centroid and the unit direction of the largest spread of the pixels.
+func principalAxis(pix []int32, w int) (cx, cy, ux, uy float64) {
+	n := float64(len(pix))
+	for _, p := range pix {
+		cx += float64(int(p) % w)
+		cy += float64(int(p) / w)
+	}
+	cx, cy = cx/n, cy/n
+	var sxx, syy, sxy float64
+	for _, p := range pix {
+		x, y := float64(int(p)%w)-cx, float64(int(p)/w)-cy
+		sxx += x * x
+		syy += y * y
+		sxy += x * y
+	}
+	th := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	return cx, cy, math.Cos(th), math.Sin(th)
+}
+
+func otsu(hist []int) int {
+	total, sum := 0, 0.0
+	for i, c := range hist {
+		total += c
+		sum += float64(i * c)
+	}
+	if total == 0 {
+		return 0
+	}
+	var sumB, wB float64
+	best, bestT := -1.0, 0
+	for t := range hist {
+		wB += float64(hist[t])
+		if wB == 0 {
+			continue
+		}
+		wF := float64(total) - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(t * hist[t])
+		mB, mF := sumB/wB, (sum-sumB)/wF
+		v := wB * wF * (mB - mF) * (mB - mF)
+		if v > best {
+			best, bestT = v, t
+		}
+	}
+	return bestT
+}
+
+// labelComponents labels 8-connected pixels with value >= lo (two passes, union-find).
+// Labels are 1..n, consecutive; 0 is background.
+func labelComponents(img []uint8, w, h int, lo uint8) []int32 {
+	lab := make([]int32, w*h)
+	parent := []int32{0}
+	find := func(a int32) int32 {
+		for parent[a] != a {
+			parent[a] = parent[parent[a]]
+			a = parent[a]
+		}
+		return a
+	}
+	union := func(a, b int32) int32 {
+		a, b = find(a), find(b)
+		if a == b {
+			return a
+		}
+		if a < b {
+			parent[b] = a
+			return a
+		}
+		parent[a] = b
+		return b
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			if img[i] < lo {
+				continue
+			}
+			var l int32
+			try := func(j int) {
+				if lab[j] == 0 {
+					return
+				}
+				if l == 0 {
+					l = lab[j]
+				} else if lab[j] != l {
+					l = union(l, lab[j])
+				}
+			}
+			if x > 0 {
+				try(i - 1)
+			}
+			if y > 0 {
+				if x > 0 {
+					try(i - w - 1)
+				}
+				try(i - w)
+				if x < w-1 {
+					try(i - w + 1)
+				}
+			}
+			if l == 0 {
+				l = int32(len(parent))
+				parent = append(parent, l)
+			}
+			lab[i] = l
+		}
+	}
+	// Flatten to consecutive labels.
+	next := int32(0)
+	final := make([]int32, len(parent))
+	for i := 1; i < len(parent); i++ {
+		r := find(int32(i))
+		if final[r] == 0 {
+			next++
+			final[r] = next
+		}
+		final[i] = final[r]
+	}
+	for i, l := range lab {
+		if l != 0 {
+			lab[i] = final[l]
+		}
+	}
+	return lab
+}
+
+// region is a group of ink components taken to be one written word or phrase.
+type region struct {
+	comps []int // component indices into inkMap.comps
+	pix   []int32
+	// Oriented frame: centre, reading direction (ux,uy) and the down direction (-uy,ux).
+	cx, cy, ux, uy float64
+	u0, u1, v0, v1 float64 // extent of the ink in that frame, px
+}
+
+// groupWords joins components into word regions: two components belong together when the
+// gap between their boxes is small against the letter size they suggest.
+func (im *inkMap) groupWords(gapFactor float64) []*region {
+	n := len(im.comps)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(a int) int {
+		for parent[a] != a {
+			parent[a] = parent[parent[a]]
+			a = parent[a]
+		}
+		return a
+	}
+	// Sort by x0 for a sweep.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return im.comps[order[a]].x0 < im.comps[order[b]].x0 })
+	maxScale := 0.0
+	for i := range im.comps {
+		maxScale = math.Max(maxScale, im.comps[i].scale)
+	}
+	for ai, a := range order {
+		ca := &im.comps[a]
+		for _, b := range order[ai+1:] {
+			cb := &im.comps[b]
+			if float64(cb.x0-ca.x1) > gapFactor*maxScale {
+				break
+			}
+			gx := max(0, cb.x0-ca.x1, ca.x0-cb.x1)
+			gy := max(0, cb.y0-ca.y1, ca.y0-cb.y1)
+			gap := math.Hypot(float64(gx), float64(gy))
+			s := math.Max(ca.scale, cb.scale)
+			// A small piece (a dot, an accent) joins a letter close to it; two letters join
+			// when the gap is small against the smaller one's size (words of very different
+			// sizes next to each other stay apart).
+			small := math.Min(ca.scale, cb.scale)
+			lim := gapFactor * math.Min(s, 2*small)
+			if small < 0.35*s {
+				lim = gapFactor * s * 0.6
+			}
+			if gap <= lim {
+				parent[find(a)] = find(b)
+			}
+		}
+	}
+	groups := map[int][]int{}
+	var roots []int
+	for i := 0; i < n; i++ {
+		r := find(i)
+		if _, ok := groups[r]; !ok {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], i)
+	}
+	var out []*region
+	for _, r := range roots {
+		rg := im.newRegion(groups[r])
+		if rg != nil {
+			out = append(out, rg)
+		}
+	}
+	return out
+}
+
+// newRegion builds a region from components and estimates its reading direction; nil when the
+// ink is too small to be writing (height below 2.5 mm) or too big (a stain, a drawing).
+func (im *inkMap) newRegion(comps []int) *region {
+	rg := &region{comps: comps}
+	for _, c := range comps {
+		rg.pix = append(rg.pix, im.comps[c].pix...)
+	}
+	if len(rg.pix) < 10 {
+		return nil
+	}
+	cx, cy, ux, uy := principalAxis(rg.pix, im.w)
+	rg.cx, rg.cy = cx, cy
+	th := im.refineAngle(rg.pix, cx, cy, math.Atan2(uy, ux))
+	rg.setAngle(th, im.w)
+	long := rg.u1 - rg.u0
+	short := rg.v1 - rg.v0
+	if math.Max(long, short) < 2.5*im.pxPerMM {
+		return nil
+	}
+	if short > 60*im.pxPerMM {
+		return nil
+	}
+	return rg
+}
+
+// setAngle sets the reading direction and recomputes the extent.
+func (rg *region) setAngle(th float64, w int) {
+	rg.ux, rg.uy = math.Cos(th), math.Sin(th)
+	rg.u0, rg.u1, rg.v0, rg.v1 = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range rg.pix {
+		u, v := rg.toUV(float64(int(p)%w), float64(int(p)/w))
+		rg.u0, rg.u1 = math.Min(rg.u0, u), math.Max(rg.u1, u)
+		rg.v0, rg.v1 = math.Min(rg.v0, v), math.Max(rg.v1, v)
+	}
+}
+
+func (rg *region) toUV(x, y float64) (u, v float64) {
+	x, y = x-rg.cx, y-rg.cy
+	return x*rg.ux + y*rg.uy, -x*rg.uy + y*rg.ux
+}
+
+func (rg *region) fromUV(u, v float64) (x, y float64) {
+	return rg.cx + u*rg.ux - v*rg.uy, rg.cy + u*rg.uy + v*rg.ux
+}
+
+func (rg *region) angle() float64 { return math.Atan2(rg.uy, rg.ux) }
+
+// flipped is the same region read the other way up.
+func (rg *region) rotated(by float64, w int) *region {
+	r2 := *rg
+	r2.setAngle(rg.angle()+by, w)
+	return &r2
+}
+
+// refineAngle searches around th0 (±12°, 1° steps) for the angle whose row projection is most
+// peaked: text lines give sharp rows when the baseline is level.
+func (im *inkMap) refineAngle(pix []int32, cx, cy, th0 float64) float64 {
+	best, bestTh := -1.0, th0
+	bins := map[int]float64{}
+	for d := -12; d <= 12; d++ {
+		th := th0 + float64(d)*math.Pi/180
+		s, c := math.Sin(th), math.Cos(th)
+		clear(bins)
+		for _, p := range pix {
+			x, y := float64(int(p)%im.w)-cx, float64(int(p)/im.w)-cy
+			v := -x*s + y*c
+			bins[int(math.Floor(v))]++
+		}
+		e := 0.0
+		for _, b := range bins {
+			e += b * b
+		}
+		if e > best*1.0001 {
+			best, bestTh = e, th
+		}
+	}
+	return bestTh
+}

@@ -1,0 +1,558 @@
+package ocr
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+)
+
+// Tuning constants, found on rendered handwriting fonts (see locate_test.go).
+const (
+	wordGap     = 0.55 // components join when their gap is below this fraction of letter size
+	minSimilar  = 0.34 // below this similarity a region is not taken for a skill
+	squareWords = 2.2  // regions with long/short side below this are also read at ±90°
+)
+
+// view is a region read in one orientation.
+type view struct {
+	rg  *region
+	cr  *crop
+	rd  *reading
+	err error
+}
+
+// candidate is a region (or two regions read as one) with its readings at several angles.
+type candidate struct {
+	parts []int // indices of the word regions it is made of
+	views []*view
+}
+
+// readAll reads every view, one goroutine per Tesseract client.
+func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
+	var wg sync.WaitGroup
+	jobs := make(chan *view)
+	for w := 0; w < l.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range jobs {
+				v.cr = im.render(v.rg)
+				v.rd, v.err = l.read(v.cr, whitelist)
+			}
+		}()
+	}
+	for _, v := range views {
+		jobs <- v
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// orientations lists the region at the angles worth reading: its reading direction and
+// upside down, and for squarish regions (short words) the two perpendicular ones too.
+func orientations(rg *region, w int) []*region {
+	out := []*region{rg, rg.rotated(math.Pi, w)}
+	if (rg.u1-rg.u0) < squareWords*(rg.v1-rg.v0) {
+		out = append(out, rg.rotated(math.Pi/2, w), rg.rotated(-math.Pi/2, w))
+	}
+	return out
+}
+
+// bestView is the view of c that reads most like skill, and its similarity.
+func (c *candidate) bestView(skill string) (*view, float64) {
+	var best *view
+	bs := -1.0
+	for _, v := range c.views {
+		if v.rd == nil {
+			continue
+		}
+		s := similarity(v.rd.folded(), skill) + 0.05*v.rd.conf/100
+		if s > bs {
+			best, bs = v, s
+		}
+	}
+	if best == nil {
+		return nil, 0
+	}
+	return best, similarity(best.rd.folded(), skill)
+}
+
+// Locate finds each declared skill on a rectified fresh sheet (BGR, sheet frame at pxPerMM px/mm,
+// e.g. vision.SheetImage.Image at 4 px/mm; mask = paper mask, may be an empty Mat). Returns one
+// judge.SkillLayout per declared skill in declaration order: letters' outlines in mm (sheet frame),
+// Located, Confidence 0..1 and Notes ("not found", "letters divided evenly along the baseline", ...).
+// A skill not found has Located 0 and empty Letters — never a guess presented as a reading.
+// Bad declarations (ValidateSkills) are an error wrapping ErrBadSkills.
+func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string) ([]judge.SkillLayout, error) {
+	if err := ValidateSkills(skills); err != nil {
+		return nil, err
+	}
+	im, err := extractInk(sheet, mask, pxPerMM)
+	if err != nil {
+		return nil, fmt.Errorf("locate skills: %w", err)
+	}
+	regions := im.groupWords(wordGap)
+	out := make([]judge.SkillLayout, len(skills))
+	folded := make([]string, len(skills))
+	var readable []string
+	for i, s := range skills {
+		out[i] = judge.SkillLayout{Name: s, Letters: []judge.Letter{}}
+		folded[i] = foldLetters(s)
+		if latinScript(s) {
+			readable = append(readable, s)
+		}
+	}
+	if len(regions) == 0 {
+		for i := range out {
+			out[i].Notes = []string{"not found: no writing found on the sheet"}
+		}
+		return out, nil
+	}
+	whitelist := whitelistFor(readable)
+	cands := make([]*candidate, len(regions))
+	var views []*view
+	for i, rg := range regions {
+		c := &candidate{parts: []int{i}}
+		for _, o := range orientations(rg, im.w) {
+			v := &view{rg: o}
+			c.views = append(c.views, v)
+			views = append(views, v)
+		}
+		cands[i] = c
+	}
+	l.readAll(im, views, whitelist)
+	for _, v := range views {
+		if v.err != nil {
+			return nil, fmt.Errorf("locate skills: %w", v.err)
+		}
+	}
+	match := l.matchSkills(im, regions, cands, skills, folded, whitelist)
+	for k, s := range skills {
+		if !latinScript(s) {
+			out[k].Notes = append(out[k].Notes, "not found: letters outside the Latin script the English OCR model reads")
+			continue
+		}
+		m := match[k]
+		if m.view == nil {
+			out[k].Notes = append(out[k].Notes, "not found")
+			continue
+		}
+		lay, notes, segConf := im.letterOutlines(m.view, s)
+		out[k].Letters = lay
+		out[k].Located = len(lay)
+		out[k].Confidence = round3(confidence(m.sim, m.margin) * segConf)
+		out[k].Notes = append(out[k].Notes, fmt.Sprintf("read %q (%.0f%% like the name)", m.view.rd.text, 100*m.sim))
+		out[k].Notes = append(out[k].Notes, notes...)
+	}
+	return out, nil
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// confidence turns a similarity and its margin over the next-best skill into 0..1.
+func confidence(sim, margin float64) float64 {
+	c := (sim - minSimilar) / (1 - minSimilar)
+	c = 0.5 + 0.5*c
+	if margin < 0.15 {
+		c *= 0.6 + margin/0.15*0.4
+	}
+	return math.Max(0, math.Min(1, c))
+}
+
+type skillMatch struct {
+	view   *view
+	sim    float64
+	margin float64 // similarity lead over the best other skill for the same view
+}
+
+// matchSkills assigns candidates to skills (Hungarian on similarity), then tries merging
+// neighbouring regions for skills still unmatched (a skill written as two pieces).
+func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string) []skillMatch {
+	res := l.assignOnce(cands, skills, folded)
+	missing := false
+	for k := range skills {
+		if res[k].view == nil && latinScript(skills[k]) {
+			missing = true
+		}
+	}
+	if !missing {
+		return res
+	}
+	// Skills split into two regions: merge pairs of regions not used by a good match,
+	// close to each other and in line, and read them as one.
+	used := map[int]bool{}
+	for _, m := range res {
+		if m.view != nil {
+			for _, c := range cands {
+				for _, v := range c.views {
+					if v == m.view {
+						for _, p := range c.parts {
+							used[p] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var extra []*candidate
+	var views []*view
+	for i := range regions {
+		for j := i + 1; j < len(regions); j++ {
+			if used[i] || used[j] || !inLine(regions[i], regions[j]) {
+				continue
+			}
+			rg := im.newRegion(append(append([]int{}, regions[i].comps...), regions[j].comps...))
+			if rg == nil {
+				continue
+			}
+			c := &candidate{parts: []int{i, j}}
+			for _, o := range orientations(rg, im.w) {
+				v := &view{rg: o}
+				c.views = append(c.views, v)
+				views = append(views, v)
+			}
+			extra = append(extra, c)
+		}
+	}
+	if len(extra) == 0 {
+		return res
+	}
+	l.readAll(im, views, whitelist)
+	all := append(append([]*candidate{}, cands...), extra...)
+	res2 := l.assignOnce(all, skills, folded)
+	// Keep the merged reading only if it does not reuse a region twice.
+	seen := map[int]bool{}
+	for k := range res2 {
+		if res2[k].view == nil {
+			continue
+		}
+		c := ownerOf(all, res2[k].view)
+		for _, p := range c.parts {
+			if seen[p] {
+				return res
+			}
+			seen[p] = true
+		}
+	}
+	return res2
+}
+
+func ownerOf(cands []*candidate, v *view) *candidate {
+	for _, c := range cands {
+		for _, x := range c.views {
+			if x == v {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// inLine reports whether two regions could be two pieces of one line of writing: similar
+// reading direction, similar letter height, and a gap of at most about two letter heights
+// along that direction.
+func inLine(a, b *region) bool {
+	ha, hb := a.v1-a.v0, b.v1-b.v0
+	if math.Max(ha, hb) > 2.2*math.Min(ha, hb) {
+		return false
+	}
+	h := math.Max(ha, hb)
+	d := math.Hypot(a.cx-b.cx, a.cy-b.cy)
+	la, lb := a.u1-a.u0, b.u1-b.u0
+	gap := d - (la+lb)/2
+	if gap > 2.5*h {
+		return false
+	}
+	// The line through the centres runs along a's direction (or the regions are short).
+	dx, dy := (b.cx-a.cx)/d, (b.cy-a.cy)/d
+	off := math.Abs(-dx*a.uy + dy*a.ux) * d
+	return off < 0.8*h
+}
+
+// assignOnce scores every candidate against every skill and solves the assignment. Pairs
+// below minSimilar are forbidden; candidates sharing a region compete through the
+// assignment only, which ownerOf checks afterwards.
+func (l *Locator) assignOnce(cands []*candidate, skills, folded []string) []skillMatch {
+	score := make([][]float64, len(cands))
+	bestV := make([][]*view, len(cands))
+	sims := make([][]float64, len(cands))
+	for i, c := range cands {
+		score[i] = make([]float64, len(skills))
+		bestV[i] = make([]*view, len(skills))
+		sims[i] = make([]float64, len(skills))
+		for k := range skills {
+			if !latinScript(skills[k]) {
+				score[i][k] = -1
+				continue
+			}
+			v, s := c.bestView(folded[k])
+			bestV[i][k], sims[i][k] = v, s
+			if s < minSimilar {
+				score[i][k] = -1
+				continue
+			}
+			// Longer skills matched well weigh more: matching them first protects short
+			// names from being pulled onto long words.
+			score[i][k] = s * (1 + 0.02*float64(len([]rune(folded[k]))))
+		}
+	}
+	col := assign(score, len(skills))
+	res := make([]skillMatch, len(skills))
+	for k, r := range col {
+		if r < 0 {
+			continue
+		}
+		second := 0.0
+		for k2 := range skills {
+			if k2 != k {
+				second = math.Max(second, sims[r][k2])
+			}
+		}
+		res[k] = skillMatch{view: bestV[r][k], sim: sims[r][k], margin: sims[r][k] - second}
+	}
+	return res
+}
+
+// letterOutlines cuts the matched view's ink into the skill's letters and returns their
+// outlines in mm, notes about how they were found, and a confidence factor for the cut.
+func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string, float64) {
+	rg := v.rg
+	letters := judge.LetterRunes(name)
+	n := len(letters)
+	type blob struct {
+		u0, u1 float64
+		pix    []int32
+	}
+	var blobs []*blob
+	for _, c := range rg.comps {
+		b := &blob{u0: math.Inf(1), u1: math.Inf(-1), pix: im.comps[c].pix}
+		for _, p := range b.pix {
+			u, _ := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+			b.u0, b.u1 = math.Min(b.u0, u), math.Max(b.u1, u)
+		}
+		blobs = append(blobs, b)
+	}
+	sort.Slice(blobs, func(i, j int) bool { return blobs[i].u0+blobs[i].u1 < blobs[j].u0+blobs[j].u1 })
+	// Merge pieces lying over one another along the line (dots, accents, crossbars).
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i+1 < len(blobs); i++ {
+			a, b := blobs[i], blobs[i+1]
+			ov := math.Min(a.u1, b.u1) - math.Max(a.u0, b.u0)
+			narrow := math.Min(a.u1-a.u0, b.u1-b.u0)
+			if ov > 0.6*narrow {
+				a.u0, a.u1 = math.Min(a.u0, b.u0), math.Max(a.u1, b.u1)
+				a.pix = append(append([]int32{}, a.pix...), b.pix...)
+				blobs = append(blobs[:i+1], blobs[i+2:]...)
+				merged = true
+				break
+			}
+		}
+	}
+	var notes []string
+	conf := 1.0
+	// cuts[i] is the u position between letter i and i+1.
+	var groups [][]int32
+	switch {
+	case len(blobs) == n:
+		for _, b := range blobs {
+			groups = append(groups, b.pix)
+		}
+		notes = append(notes, "letters from separate ink marks")
+	case len(blobs) > n:
+		// Merge the closest neighbours until there is one blob per letter.
+		for len(blobs) > n {
+			bi, bg := 0, math.Inf(1)
+			for i := 0; i+1 < len(blobs); i++ {
+				g := blobs[i+1].u0 - blobs[i].u1
+				if g < bg {
+					bi, bg = i, g
+				}
+			}
+			a, b := blobs[bi], blobs[bi+1]
+			a.u0, a.u1 = math.Min(a.u0, b.u0), math.Max(a.u1, b.u1)
+			a.pix = append(append([]int32{}, a.pix...), b.pix...)
+			blobs = append(blobs[:bi+1], blobs[bi+2:]...)
+		}
+		for _, b := range blobs {
+			groups = append(groups, b.pix)
+		}
+		notes = append(notes, "some letters made of several ink marks joined by proximity")
+		conf = 0.85
+	default:
+		cuts, how := im.cutPositions(v, letters)
+		notes = append(notes, how)
+		if how == cutBySymbols {
+			conf = 0.8
+		} else {
+			conf = 0.65
+		}
+		groups = make([][]int32, n)
+		for _, p := range rg.pix {
+			u, _ := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+			i := sort.SearchFloat64s(cuts, u)
+			groups[i] = append(groups[i], p)
+		}
+		// A letter with no ink of its own gets the band between its cuts.
+		for i := range groups {
+			if len(groups[i]) == 0 {
+				conf = math.Min(conf, 0.5)
+			}
+		}
+		out := make([]judge.Letter, n)
+		for i := range groups {
+			lo, hi := rg.u0, rg.u1
+			if i > 0 {
+				lo = cuts[i-1]
+			}
+			if i < len(cuts) {
+				hi = cuts[i]
+			}
+			out[i] = judge.Letter{Char: string(letters[i]), Outline: im.outline(rg, groups[i], lo, hi)}
+		}
+		return out, notes, conf
+	}
+	out := make([]judge.Letter, n)
+	for i := range groups {
+		out[i] = judge.Letter{Char: string(letters[i]), Outline: im.outline(rg, groups[i], rg.u0, rg.u1)}
+	}
+	return out, notes, conf
+}
+
+const (
+	cutBySymbols = "letter boundaries from Tesseract's symbol boxes"
+	cutEvenly    = "letters divided evenly along the baseline"
+)
+
+// cutPositions is where, along the reading direction, one letter ends and the next begins:
+// from Tesseract's symbol boxes when it read as many symbols as the skill has letters, else
+// by dividing the ink evenly; each cut then moves to the thinnest ink column nearby.
+func (im *inkMap) cutPositions(v *view, letters []rune) ([]float64, string) {
+	rg, cr := v.rg, v.cr
+	n := len(letters)
+	cuts := make([]float64, n-1)
+	how := cutEvenly
+	if v.rd != nil && len(v.rd.syms) == n {
+		how = cutBySymbols
+		for i := 0; i+1 < n; i++ {
+			a, b := v.rd.syms[i].box, v.rd.syms[i+1].box
+			ua, _ := cr.toUV(float64(a.Max.X), 0)
+			ub, _ := cr.toUV(float64(b.Min.X), 0)
+			cuts[i] = (ua + ub) / 2
+		}
+		if !sort.Float64sAreSorted(cuts) {
+			how = cutEvenly
+		}
+	}
+	if how == cutEvenly {
+		for i := range cuts {
+			cuts[i] = rg.u0 + (rg.u1-rg.u0)*float64(i+1)/float64(n)
+		}
+	}
+	// Column projection of the ink along u.
+	off := math.Floor(rg.u0)
+	prof := make([]float64, int(rg.u1-off)+2)
+	for _, p := range rg.pix {
+		u, _ := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+		prof[int(u-off)]++
+	}
+	pitch := (rg.u1 - rg.u0) / float64(n)
+	win := 0.3 * pitch
+	for i, c := range cuts {
+		lo, hi := c-win, c+win
+		if i > 0 {
+			lo = math.Max(lo, cuts[i-1]+0.3*pitch)
+		}
+		if i+1 < len(cuts) {
+			hi = math.Min(hi, cuts[i+1]-0.3*pitch)
+		}
+		best, bu := math.Inf(1), c
+		for u := math.Ceil(lo); u <= hi; u++ {
+			k := int(u - off)
+			if k < 0 || k >= len(prof) {
+				continue
+			}
+			// Prefer thin columns, and among equals the one nearest the estimate.
+			s := prof[k] + 0.01*math.Abs(u-c)
+			if s < best {
+				best, bu = s, u
+			}
+		}
+		cuts[i] = bu
+	}
+	return cuts, how
+}
+
+// outline is the convex hull of the pixels' squares (or, when there are none, the band lo..hi
+// over the region's height in its reading frame), in mm in the sheet frame. Pixel (x, y)
+// covers [x, x+1) x [y, y+1) px.
+func (im *inkMap) outline(rg *region, pix []int32, lo, hi float64) []judge.Point {
+	var pts []judge.Point
+	if len(pix) == 0 {
+		for _, c := range [4][2]float64{{lo, rg.v0}, {hi, rg.v0}, {hi, rg.v1}, {lo, rg.v1}} {
+			x, y := rg.fromUV(c[0], c[1])
+			pts = append(pts, judge.Point{X: round3((x + 0.5) / im.pxPerMM), Y: round3((y + 0.5) / im.pxPerMM)})
+		}
+		return pts
+	}
+	// Row extremes are enough for the hull.
+	rows := map[int][2]int{}
+	for _, p := range pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		r, ok := rows[y]
+		if !ok {
+			r = [2]int{x, x}
+		}
+		r[0], r[1] = min(r[0], x), max(r[1], x)
+		rows[y] = r
+	}
+	var corners []judge.Point
+	for y, r := range rows {
+		fy := float64(y)
+		corners = append(corners,
+			judge.Point{X: float64(r[0]), Y: fy}, judge.Point{X: float64(r[0]), Y: fy + 1},
+			judge.Point{X: float64(r[1] + 1), Y: fy}, judge.Point{X: float64(r[1] + 1), Y: fy + 1})
+	}
+	for _, p := range convexHull(corners) {
+		pts = append(pts, judge.Point{X: round3(p.X / im.pxPerMM), Y: round3(p.Y / im.pxPerMM)})
+	}
+	return pts
+}
+
+// convexHull is the hull of the points, counter-clockwise in a y-up frame (monotone chain),
+// without collinear points.
+func convexHull(p []judge.Point) []judge.Point {
+	if len(p) < 3 {
+		return p
+	}
+	sort.Slice(p, func(i, j int) bool {
+		if p[i].X != p[j].X {
+			return p[i].X < p[j].X
+		}
+		return p[i].Y < p[j].Y
+	})
+	cross := func(o, a, b judge.Point) float64 {
+		return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X)
+	}
+	h := make([]judge.Point, 0, 2*len(p))
+	for _, q := range p {
+		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	lo := len(h) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		q := p[i]
+		for len(h) >= lo && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	return h[:len(h)-1]
+}

@@ -1,0 +1,186 @@
+package ocr
+
+import (
+	"math"
+	"math/rand"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/internal/synth"
+	"tearcam/judge"
+)
+
+// sheetMat converts a synthetic sheet raster to the BGR Mat vision hands to ocr. Close it.
+func sheetMat(t testing.TB, sh *synth.Sheet) gocv.Mat {
+	t.Helper()
+	m, err := gocv.ImageToMatRGB(sh.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// hausdorff is the symmetric Hausdorff distance between two convex polygons (as regions):
+// for convex regions it is reached at a vertex, so vertices against regions suffice.
+func hausdorff(a, b []judge.Point) float64 {
+	return math.Max(maxDistTo(a, b), maxDistTo(b, a))
+}
+
+func maxDistTo(a, b []judge.Point) float64 {
+	m := 0.0
+	for _, p := range a {
+		m = math.Max(m, distToConvex(p, b))
+	}
+	return m
+}
+
+func distToConvex(p judge.Point, q []judge.Point) float64 {
+	if len(q) >= 3 && inQuad(q, p.X, p.Y, 0) {
+		return 0
+	}
+	d := math.Inf(1)
+	for i := range q {
+		a, b := q[i], q[(i+1)%len(q)]
+		d = math.Min(d, segDist(p, a, b))
+	}
+	return d
+}
+
+func segDist(p, a, b judge.Point) float64 {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = math.Max(0, math.Min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l2))
+	}
+	return math.Hypot(p.X-a.X-t*dx, p.Y-a.Y-t*dy)
+}
+
+func centroid(q []judge.Point) judge.Point {
+	var c judge.Point
+	for _, p := range q {
+		c.X += p.X
+		c.Y += p.Y
+	}
+	n := float64(len(q))
+	return judge.Point{X: c.X / n, Y: c.Y / n}
+}
+
+// synthScore is what one located skill scores against its truth.
+type synthScore struct {
+	located, lettersRight bool
+	hd                    []float64 // per-letter Hausdorff distance, mm
+}
+
+// scoreSkill compares a layout with the truth: located when the letters' centre is within
+// half a cap height of the truth's; letters right when every letter's centre lies inside its
+// own truth outline grown by 1 mm.
+func scoreSkill(lay judge.SkillLayout, sk synth.Skill) synthScore {
+	var s synthScore
+	if lay.Located == 0 || len(lay.Letters) != len(sk.Letters) {
+		return s
+	}
+	var mine, truth []judge.Point
+	s.lettersRight = true
+	for i, le := range lay.Letters {
+		tq := truthOutline(sk.Letters[i])
+		mine = append(mine, le.Outline...)
+		truth = append(truth, tq...)
+		if !inQuad(tq, centroid(le.Outline).X, centroid(le.Outline).Y, 1) {
+			s.lettersRight = false
+		}
+		s.hd = append(s.hd, hausdorff(le.Outline, tq))
+	}
+	cm, ct := centroid(mine), centroid(truth)
+	s.located = math.Hypot(cm.X-ct.X, cm.Y-ct.Y) < sk.CapHeightMM/2
+	if !s.located {
+		s.lettersRight = false
+	}
+	return s
+}
+
+func truthOutline(l *synth.Letter) []judge.Point {
+	var q []judge.Point
+	for _, p := range l.Outline {
+		q = append(q, judge.Point{X: p.X, Y: p.Y})
+	}
+	return q
+}
+
+// TestSynthSheets locates the six skills on rendered sheets (synth.RenderSheet at 4 px/mm:
+// handwriting fonts, any angle, cap height 5-18 mm) and checks the figures: skills
+// located on >= 95% of sheets, right letters on >= 95% of located skills, letter outlines
+// within 1 mm. OCR_SYNTH_N sets the number of sheets (default 12, 4 with -short).
+func TestSynthSheets(t *testing.T) {
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	if v, err := strconv.Atoi(os.Getenv("OCR_SYNTH_N")); err == nil {
+		n = v
+	}
+	seed := int64(1)
+	if v, err := strconv.ParseInt(os.Getenv("OCR_SYNTH_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	l, err := NewLocator(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var skills, located, right int
+	var hds []float64
+	for i := 0; i < n; i++ {
+		sh, err := synth.RenderSheet(rand.New(rand.NewSource(seed+int64(i))), synth.SheetSpec{PxPerMM: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := sheetMat(t, sh)
+		empty := gocv.NewMat()
+		lays, err := l.Locate(m, empty, sh.PxPerMM, sh.SkillNames())
+		m.Close()
+		empty.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, sk := range sh.Skills {
+			s := scoreSkill(lays[k], sk)
+			skills++
+			if s.located {
+				located++
+				hds = append(hds, s.hd...)
+			}
+			if s.lettersRight {
+				right++
+			}
+			if !s.lettersRight || testing.Verbose() {
+				worst := 0.0
+				for _, h := range s.hd {
+					worst = math.Max(worst, h)
+				}
+				t.Logf("sheet %d %-14q font=%-22s angle=%6.1f cap=%4.1f located=%v letters=%v worst=%.2fmm conf=%.2f notes=%q",
+					i, sk.Name, sk.Font, sk.AngleDeg, sk.CapHeightMM, s.located, s.lettersRight, worst, lays[k].Confidence, lays[k].Notes)
+			}
+		}
+	}
+	sort.Float64s(hds)
+	within := 0
+	for _, h := range hds {
+		if h <= 1 {
+			within++
+		}
+	}
+	pct := func(a, b int) float64 { return 100 * float64(a) / math.Max(1, float64(b)) }
+	q := func(f float64) float64 {
+		if len(hds) == 0 {
+			return math.NaN()
+		}
+		return hds[min(len(hds)-1, int(f*float64(len(hds))))]
+	}
+	t.Logf("synthetic: %d sheets, %d skills: located %.1f%%, letters right %.1f%% of located; outlines: %.1f%% within 1 mm, median %.2f mm, p90 %.2f mm",
+		n, skills, pct(located, skills), pct(right, located), pct(within, len(hds)), q(0.5), q(0.9))
+}
