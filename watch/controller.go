@@ -1,0 +1,311 @@
+package watch
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"tearcam/judge"
+)
+
+// controller pairs settled frames with tears and asks the referee for rulings. It runs on
+// one goroutine (Run's) and owns the settled frames it is given.
+type controller struct {
+	cfg     Config
+	ref     Referee
+	rec     Recorder
+	players []*playerState
+	sheetOf int // player announced by "sheet NAME" for the next settled sheet, or -1
+	settled []int
+	lat     []time.Duration
+}
+
+type playerState struct {
+	Player
+	fresh   bool
+	rulings judge.PlayerRulings
+	anns    []judge.Tear // announced tears not yet judged
+	frames  []settled    // settled frames not yet judged
+	next    int          // scripted: index of the next tear in Tears
+}
+
+func newController(cfg Config, ref Referee, rec Recorder) *controller {
+	c := &controller{cfg: cfg, ref: ref, rec: rec, sheetOf: -1}
+	for _, p := range cfg.Players {
+		ps := &playerState{Player: p}
+		ps.rulings = judge.PlayerRulings{Name: p.Name, Tears: []judge.TearRuling{},
+			Sheet: judge.SheetResult{Skills: []judge.SkillResult{}}}
+		c.players = append(c.players, ps)
+	}
+	return c
+}
+
+func (c *controller) logf(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	fmt.Fprintf(c.cfg.Log, "tearcam watch: %s\n", msg)
+}
+
+func (c *controller) emit(e Event) {
+	if c.cfg.OnEvent != nil {
+		c.cfg.OnEvent(e)
+	}
+}
+
+// onSettle takes one settled frame: a fresh sheet or the "after" of a tear.
+func (c *controller) onSettle(s settled) {
+	c.settled = append(c.settled, s.no)
+	p := c.assign(s)
+	if p < 0 {
+		s.close()
+		return
+	}
+	ps := c.players[p]
+	if !ps.fresh {
+		c.fresh(p, s)
+		return
+	}
+	ps.frames = append(ps.frames, s)
+	c.match(p)
+}
+
+// assign says whose sheet a settled frame shows: announced, the only player, registration
+// against the fresh sheets taken so far, or else the next player without a fresh sheet.
+func (c *controller) assign(s settled) int {
+	if c.sheetOf >= 0 {
+		p := c.sheetOf
+		c.sheetOf = -1
+		return p
+	}
+	if len(c.players) == 1 {
+		return 0
+	}
+	var cands []int
+	for i, ps := range c.players {
+		if ps.fresh {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) > 0 {
+		p, err := c.ref.Identify(s.frame, cands)
+		if err != nil {
+			c.logf("frame %d: %v", s.no, err)
+		}
+		if p >= 0 {
+			return p
+		}
+	}
+	for i, ps := range c.players {
+		if !ps.fresh {
+			return i
+		}
+	}
+	c.logf("frame %d: the sheet on the table matches no player's sheet; ignored (announce it with \"sheet NAME\")", s.no)
+	return -1
+}
+
+func (c *controller) fresh(p int, s settled) {
+	defer s.close()
+	ps := c.players[p]
+	res, err := c.ref.Fresh(p, s.frame)
+	if err == nil && !res.Found {
+		err = fmt.Errorf("%s", strings.TrimSpace(res.Error))
+	}
+	if err != nil {
+		c.logf("frame %d: not usable as %s's fresh sheet: %v; waiting for the sheet to be laid down again", s.no, ps.Name, err)
+		return
+	}
+	png, err := encodePNG(s.frame)
+	if err != nil {
+		c.logf("frame %d: %v", s.no, err)
+		return
+	}
+	res.Photo, res.SHA256 = PhotoName(s.no), sha256Hex(png)
+	if c.rec != nil {
+		if err := c.rec.Sheet(ps.Name, res, png); err != nil {
+			c.logf("frame %d: cannot record %s's fresh sheet: %v", s.no, ps.Name, err)
+			return
+		}
+	}
+	ps.fresh = true
+	ps.rulings.Sheet = res
+	var located []string
+	for _, sk := range res.Skills {
+		located = append(located, fmt.Sprintf("%s %d/%d", sk.Name, sk.Located, sk.Letters))
+	}
+	c.logf("frame %d: %s's fresh sheet taken (%s)", s.no, ps.Name, strings.Join(located, ", "))
+	c.emit(Event{Player: p, Fresh: &res})
+	c.match(p)
+}
+
+// onAnnouncement queues an announced tear for its player (or notes whose sheet comes next).
+func (c *controller) onAnnouncement(a Announcement) {
+	p, err := c.playerFor(a)
+	if err != nil {
+		c.logf("%v", err)
+		return
+	}
+	if a.Sheet {
+		c.sheetOf = p
+		c.logf("the next settled sheet is %s's", c.players[p].Name)
+		return
+	}
+	if c.cfg.Scripted {
+		c.logf("announcement %s %s ignored: the tears come from the session manifest", a.Tear.Kind, a.Tear.Skill)
+		return
+	}
+	ps := c.players[p]
+	ps.anns = append(ps.anns, a.Tear)
+	c.match(p)
+}
+
+func (c *controller) playerFor(a Announcement) (int, error) {
+	if a.Player != "" {
+		for i, ps := range c.players {
+			if strings.EqualFold(ps.Name, a.Player) {
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("announcement: no player named %q", a.Player)
+	}
+	if len(c.players) == 1 {
+		return 0, nil
+	}
+	found := -1
+	if a.Tear.Skill != "" {
+		for i, ps := range c.players {
+			for _, s := range ps.Skills {
+				if strings.EqualFold(strings.TrimSpace(s), a.Tear.Skill) {
+					if found >= 0 && found != i {
+						return -1, fmt.Errorf("announcement: %q is a skill of several players; say whose (NAME: %s %s)", a.Tear.Skill, a.Tear.Kind, a.Tear.Skill)
+					}
+					found = i
+				}
+			}
+		}
+	}
+	if found < 0 {
+		return -1, fmt.Errorf("announcement %s %s: say whose tear it is (NAME: ...)", a.Tear.Kind, a.Tear.Skill)
+	}
+	return found, nil
+}
+
+// match judges every tear of player p that has both its announcement and its frame.
+func (c *controller) match(p int) {
+	ps := c.players[p]
+	if !ps.fresh {
+		return
+	}
+	for {
+		var t judge.Tear
+		switch {
+		case c.cfg.Scripted && ps.next < len(ps.Tears):
+			t = ps.Tears[ps.next]
+		case !c.cfg.Scripted && len(ps.anns) > 0:
+			t = ps.anns[0]
+		default:
+			return
+		}
+		if t.Kind == judge.KindLastDitch {
+			c.tear(p, t, nil)
+		} else if len(ps.frames) > 0 {
+			s := ps.frames[0]
+			ps.frames = ps.frames[1:]
+			c.tear(p, t, &s)
+			s.close()
+		} else {
+			return
+		}
+		if c.cfg.Scripted {
+			ps.next++
+		} else {
+			ps.anns = ps.anns[1:]
+		}
+	}
+}
+
+// tear rules tear t of player p on settled frame s (nil for a last-ditch effort), records
+// the ruling, then reports it.
+func (c *controller) tear(p int, t judge.Tear, s *settled) {
+	ps := c.players[p]
+	var r judge.TearRuling
+	var annotated, png []byte
+	var err error
+	if s != nil {
+		r, annotated, err = c.ref.Tear(p, t, &s.frame)
+	} else {
+		r, annotated, err = c.ref.Tear(p, t, nil)
+	}
+	if err != nil {
+		// The referee could not even produce an undecided ruling: make one, never guess.
+		r = judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Undecided,
+			Faults: []judge.Fault{}, UndecidedReason: err.Error(), Skills: []judge.SkillState{}}
+	}
+	r.Index = len(ps.rulings.Tears) + 1
+	if s != nil {
+		if png, err = encodePNG(s.frame); err != nil {
+			c.logf("frame %d: %v", s.no, err)
+		}
+		r.Photo, r.SHA256 = PhotoName(s.no), sha256Hex(png)
+	}
+	if c.rec != nil {
+		if err := c.rec.Tear(ps.Name, r, png, annotated); err != nil {
+			c.logf("%s tear %d: cannot record the ruling: %v", ps.Name, r.Index, err)
+		}
+	}
+	ps.rulings.Tears = append(ps.rulings.Tears, r)
+	ps.rulings.Out = r.Out
+	var lat time.Duration
+	if s != nil {
+		lat = c.cfg.Now().Sub(s.readAt)
+		c.lat = append(c.lat, lat)
+	}
+	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat})
+}
+
+// waiting reports whether settled frames are waiting for announcements.
+func (c *controller) waiting() bool {
+	for _, ps := range c.players {
+		if len(ps.frames) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// finish reports and frees what was never paired.
+func (c *controller) finish() {
+	for _, ps := range c.players {
+		for _, s := range ps.frames {
+			c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)
+			s.close()
+		}
+		ps.frames = nil
+		if !ps.fresh {
+			c.logf("%s's fresh sheet was never seen", ps.Name)
+		}
+		pending := len(ps.anns)
+		if c.cfg.Scripted {
+			pending = len(ps.Tears) - ps.next
+		}
+		if pending > 0 {
+			c.logf("%s: %d tear(s) announced but never seen on the table", ps.Name, pending)
+		}
+	}
+}
+
+func (c *controller) result() *Result {
+	res := &Result{Settled: c.settled, Latencies: c.lat}
+	res.Rulings = c.rulings()
+	return res
+}
+
+// rulings is the rulings document so far.
+func (c *controller) rulings() judge.Rulings {
+	doc := judge.Rulings{Schema: judge.Schema, Paper: c.cfg.Paper.Name, Template: c.cfg.Template}
+	for _, ps := range c.players {
+		pr := ps.rulings
+		pr.Tears = append([]judge.TearRuling(nil), pr.Tears...)
+		doc.Players = append(doc.Players, pr)
+	}
+	return doc
+}

@@ -1,0 +1,105 @@
+package watch
+
+import "time"
+
+// DetectorConfig holds the thresholds of the stillness and presence decision.
+type DetectorConfig struct {
+	// StillFor is how long the sheet must lie still before its frame is taken.
+	StillFor time.Duration
+	// MaxMotion is the largest Stats.Motion of a still frame.
+	MaxMotion float64
+	// MinPaper is the smallest Stats.Paper that means a sheet is on the table.
+	MinPaper float64
+	// MaxSkinRise, when positive, is how much Stats.Skin may exceed the lowest skin fraction
+	// seen so far in a still frame: more means hands resting on the sheet. 0 turns the test
+	// off (the default: a wooden table is skin-coloured too, and the sheet hides some of it).
+	MaxSkinRise float64
+	// MinChange is the Stats.Change that counts as the sheet having left the table or
+	// been covered since it was taken; DisturbedFor frames of it re-arm the detector.
+	MinChange    float64
+	DisturbedFor int
+}
+
+// DefaultDetectorConfig takes a sheet after 0.6 s without motion.
+func DefaultDetectorConfig() DetectorConfig {
+	return DetectorConfig{StillFor: 600 * time.Millisecond, MaxMotion: 0.003, MinPaper: 0.02,
+		MinChange: 0.25, DisturbedFor: 2}
+}
+
+// Phase is what the Detector thinks is on the table.
+type Phase int
+
+// The phases: Waiting for a still sheet (none on the table, or moving); Settling (still, not
+// yet for StillFor); Taken (the still sheet was taken; waiting for it to leave or be covered).
+const (
+	Waiting Phase = iota
+	Settling
+	Taken
+)
+
+func (p Phase) String() string {
+	return [...]string{"waiting", "settling", "taken"}[p]
+}
+
+// Detector decides, frame after frame, when a sheet has settled on the table: present, no
+// motion and no hands for StillFor. It reports each settling once; it reports again only
+// after the sheet has left the table or been covered (Stats.Change, or no paper) for
+// DisturbedFor frames and settled anew. Pure Go; not safe for concurrent use.
+type Detector struct {
+	cfg       DetectorConfig
+	phase     Phase
+	since     time.Duration // start of the current still run (Settling)
+	disturbed int           // consecutive disturbed frames (Taken)
+	minSkin   float64
+	seen      bool
+}
+
+// NewDetector makes a Detector in the Waiting phase.
+func NewDetector(cfg DetectorConfig) *Detector { return &Detector{cfg: cfg} }
+
+// Phase is the current phase.
+func (d *Detector) Phase() Phase { return d.phase }
+
+// Update takes the Stats of the frame at time t (from the start of the source) and reports
+// whether that frame is a newly settled sheet. After a true result the caller should make
+// that frame the Analyzer's reference, so that Stats.Change measures departure from it.
+func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
+	if !d.seen || s.Skin < d.minSkin {
+		d.minSkin, d.seen = s.Skin, true
+	}
+	present := s.Paper >= d.cfg.MinPaper
+	switch d.phase {
+	case Taken:
+		if !present || s.Change >= d.cfg.MinChange {
+			d.disturbed++
+		} else {
+			d.disturbed = 0
+		}
+		if d.disturbed >= max(1, d.cfg.DisturbedFor) {
+			d.phase, d.disturbed = Waiting, 0
+		}
+		return false
+	}
+	still := present && s.Motion <= d.cfg.MaxMotion &&
+		(d.cfg.MaxSkinRise <= 0 || s.Skin-d.minSkin <= d.cfg.MaxSkinRise)
+	if !still {
+		d.phase = Waiting
+		return false
+	}
+	if d.phase == Waiting {
+		d.phase, d.since = Settling, t
+	}
+	if t-d.since >= d.cfg.StillFor {
+		d.phase, d.disturbed = Taken, 0
+		return true
+	}
+	return false
+}
+
+// Rearm forgets the last taken sheet: the next still sheet is reported even if it never left
+// (used when the taken frame was refused, e.g. no sheet found in it).
+func (d *Detector) Rearm() {
+	if d.phase == Taken {
+		d.phase = Waiting
+	}
+}

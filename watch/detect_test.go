@@ -1,0 +1,140 @@
+package watch
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/internal/synth"
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// plainSheet is an A4 sheet raster at 4 px/mm with a few dark strokes, and a paper mask with
+// the given rectangles (in mm) torn away.
+func plainSheet(torn ...image.Rectangle) (image.Image, *synth.Mask) {
+	const ppm = 4
+	w, h := 210*ppm, 297*ppm
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	m := synth.NewMask(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := color.RGBA{245, 243, 236, 255}
+			if (y/ppm)%40 > 30 && (y/ppm)%40 < 36 && (x/ppm)%30 < 20 && x/ppm > 20 && x/ppm < 190 {
+				c = color.RGBA{30, 40, 140, 255}
+			}
+			img.Set(x, y, c)
+			in := true
+			for _, r := range torn {
+				if image.Pt(x/ppm, y/ppm).In(r) {
+					in = false
+				}
+			}
+			if in {
+				m.Pix[y*w+x] = 1
+			}
+		}
+	}
+	return img, m
+}
+
+// writeTestVideo writes a video of the fresh sheet then one shot per torn state.
+func writeTestVideo(t testing.TB, w, h int, states ...[]image.Rectangle) (string, synth.VideoTruth) {
+	t.Helper()
+	spec := synth.VideoSpec{W: w, H: h, FPS: 15, Seed: 1}
+	poses := []struct{ x, y, a float64 }{{0.5, 0.5, 3}, {0.45, 0.52, -12}, {0.55, 0.48, 20}, {0.5, 0.5, 180}}
+	for i, torn := range states {
+		img, m := plainSheet(torn...)
+		p := poses[i%len(poses)]
+		spec.Shots = append(spec.Shots, synth.VideoShot{Image: img, Paper: m, PxPerMM: 4,
+			CenterX: p.x * float64(w), CenterY: p.y * float64(h), AngleDeg: p.a, Scale: 0.85 * float64(h) / 297, Keystone: 0.05})
+	}
+	path := filepath.Join(t.TempDir(), "table.avi")
+	truth, err := synth.WriteVideo(path, spec)
+	require.NoError(t, err)
+	return path, truth
+}
+
+// fakeReferee rules every tear valid and records what it was asked.
+type fakeReferee struct {
+	fresh  []int
+	tears  []judge.Tear
+	frames []int // rows of the frames it was given, to check they are real
+}
+
+func (f *fakeReferee) Fresh(p int, frame gocv.Mat) (judge.SheetResult, error) {
+	f.fresh = append(f.fresh, p)
+	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{}}, nil
+}
+
+func (f *fakeReferee) Identify(frame gocv.Mat, cands []int) (int, error) { return cands[0], nil }
+
+func (f *fakeReferee) Tear(p int, t judge.Tear, frame *gocv.Mat) (judge.TearRuling, []byte, error) {
+	f.tears = append(f.tears, t)
+	if frame != nil {
+		f.frames = append(f.frames, frame.Rows())
+	}
+	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, nil, nil
+}
+
+func TestEveryShotSettlesOnce(t *testing.T) {
+	cases := []struct {
+		name string
+		w, h int
+	}{{"640x480", 640, 480}, {"1280x720", 1280, 720}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path, truth := writeTestVideo(t, tc.w, tc.h, nil,
+				[]image.Rectangle{image.Rect(0, 0, 60, 50)},
+				[]image.Rectangle{image.Rect(0, 0, 60, 50), image.Rect(150, 250, 210, 297)})
+			src, err := OpenSource(path)
+			require.NoError(t, err)
+			defer src.Close()
+			ref := &fakeReferee{}
+			cfg := Config{Players: []Player{{Name: "Ann", Skills: []string{"A"}}},
+				Paper: template.Paper{Name: "a4"}, Template: template.Default()}
+			var log strings.Builder
+			cfg.Log = &log
+			res, err := Run(context.Background(), cfg, src, ref, nil, strings.NewReader("use A\ndamage A\n"))
+			require.NoError(t, err)
+			t.Log(log.String())
+			require.Len(t, res.Settled, len(truth.Still), "settled frames %v, still ranges %v", res.Settled, truth.Still)
+			for i, n := range res.Settled {
+				assert.True(t, truth.Still[i].Contains(n), "settle %d at frame %d, want in %v", i, n, truth.Still[i])
+			}
+			assert.Equal(t, []int{0}, ref.fresh)
+			assert.Equal(t, []judge.Tear{{Kind: judge.KindUse, Skill: "A"}, {Kind: judge.KindDamage, Skill: "A"}}, ref.tears)
+			assert.Equal(t, []int{tc.h, tc.h}, ref.frames)
+			assert.Equal(t, truth.Frames, res.Frames)
+			require.Len(t, res.Rulings.Players[0].Tears, 2)
+			assert.Equal(t, PhotoName(res.Settled[1]), res.Rulings.Players[0].Tears[0].Photo)
+		})
+	}
+}
+
+func TestDetectorPhases(t *testing.T) {
+	d := NewDetector(DefaultDetectorConfig())
+	ms := func(n int) time.Duration { return time.Duration(n) * 100 * time.Millisecond }
+	empty := Stats{Paper: 0.001}
+	still := Stats{Paper: 0.3}
+	moving := Stats{Paper: 0.3, Motion: 0.05}
+	covered := Stats{Paper: 0.2, Motion: 0.05, Skin: 0.1, Change: 0.5}
+	var got []int
+	seq := []Stats{empty, empty, moving, still, still, still, still, still, still, still, still, still,
+		covered, covered, empty, empty, moving, still, still, still, still, still, still, still, still}
+	for i, s := range seq {
+		if d.Update(ms(i), s) {
+			got = append(got, i)
+		}
+	}
+	// Still from frame 3: StillFor 0.6 s is reached at frame 9; again from 17: frame 23.
+	assert.Equal(t, []int{9, 23}, got)
+}

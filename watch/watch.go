@@ -1,0 +1,297 @@
+package watch
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// Player is one player at the table: their declared skills and, for a scripted session
+// (watch --session), the tears they will make, in order.
+type Player struct {
+	Name   string
+	Skills []string
+	Tears  []judge.Tear
+}
+
+// Referee judges frames: the same pipeline `tearcam audit` runs on photos. Players are
+// indexes into Config.Players. It is called from one goroutine only.
+type Referee interface {
+	// Fresh reads frame as player p's untorn sheet. An error, or Found false, means the
+	// frame was not usable as a fresh sheet; watch waits for the next settled sheet.
+	Fresh(p int, frame gocv.Mat) (judge.SheetResult, error)
+	// Identify says which of the candidate players' sheets frame shows (registration
+	// against each fresh sheet), or -1 when it shows none of them.
+	Identify(frame gocv.Mat, candidates []int) (int, error)
+	// Tear measures frame as player p's sheet after tear t and rules it; frame is nil for a
+	// last_ditch tear. annotated is a JPEG of the ruling drawn on the sheet, or nil.
+	Tear(p int, t judge.Tear, frame *gocv.Mat) (r judge.TearRuling, annotated []byte, err error)
+}
+
+// Recorder keeps rulings for good (the session database). Each call must be durable when
+// it returns: watch prints a ruling only after it was recorded.
+type Recorder interface {
+	Sheet(player string, res judge.SheetResult, photo []byte) error
+	Tear(player string, r judge.TearRuling, photo, annotated []byte) error
+}
+
+// Event is something watch reports as it happens (to the page, the window, tests).
+type Event struct {
+	Player    int
+	Fresh     *judge.SheetResult // a fresh sheet was taken
+	Ruling    *judge.TearRuling  // a tear was ruled
+	Annotated []byte             // JPEG for Ruling, or nil
+	Message   string             // a status message
+	// Latency is the time from reading the settled frame to the ruling being recorded.
+	Latency time.Duration
+}
+
+// Config is a watch session.
+type Config struct {
+	Players []Player
+	// Scripted: the tears come from Players[i].Tears; otherwise from announcements.
+	Scripted bool
+	Paper    template.Paper
+	Template template.Template
+	Analyzer AnalyzerConfig
+	Detector DetectorConfig
+	// Grace is how long to wait for announcements still to come after the source ended.
+	Grace time.Duration
+	// OnFrame, if set, sees every frame (live view) with the Detector's phase; it runs on the
+	// capture goroutine and must be quick and not keep the Mat.
+	OnFrame func(frameNo int, frame gocv.Mat, phase Phase, s Stats)
+	// OnEvent, if set, sees every event after it was recorded. It runs on the judging goroutine.
+	OnEvent func(Event)
+	// Log receives one-line status messages (stderr).
+	Log io.Writer
+	// Now is the clock (tests may fix it); nil is time.Now.
+	Now func() time.Time
+}
+
+// Result is what a watch session produced.
+type Result struct {
+	Rulings judge.Rulings
+	Frames  int    // frames read
+	End     string // why the session ended
+	// Settled is every frame number taken as a settled sheet, in order.
+	Settled []int
+	// Latencies are the settle-to-recorded times of the tears ruled on a frame.
+	Latencies []time.Duration
+}
+
+// settled is a frame taken by the detector.
+type settled struct {
+	no     int
+	frame  gocv.Mat
+	readAt time.Time
+}
+
+func (s *settled) close() { s.frame.Close() }
+
+// PhotoName is the photo field of a ruling judged on frame n ("frame:N", DESIGN.md).
+func PhotoName(n int) string { return fmt.Sprintf("frame:%d", n) }
+
+// Run watches src until it ends, ctx is cancelled, or announcements (nil: none) end in a way
+// that leaves nothing to do. Rulings are recorded as they are made; the Result holds them all.
+// The returned error is nil for a normal end (file ended, cancelled); a camera that stopped
+// is reported in Result.End and as an error wrapping ErrSourceStopped.
+func Run(ctx context.Context, cfg Config, src Source, ref Referee, rec Recorder, announcements io.Reader) (*Result, error) {
+	if len(cfg.Players) == 0 {
+		return nil, errors.New("watch: no players")
+	}
+	if cfg.Analyzer.Width == 0 {
+		cfg.Analyzer = DefaultAnalyzerConfig()
+	}
+	if cfg.Detector.StillFor == 0 {
+		cfg.Detector = DefaultDetectorConfig()
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	c := newController(cfg, ref, rec)
+	settles := make(chan settled, 4)
+	anns := make(chan Announcement, 16)
+	annDone := make(chan struct{})
+	capDone := make(chan captureEnd, 1)
+
+	if announcements != nil {
+		go readAnnouncements(ctx, announcements, anns, annDone, cfg.Log)
+	} else {
+		close(annDone)
+	}
+	go func() { capDone <- capture(ctx, cfg, src, settles) }()
+
+	var end captureEnd
+	capturing := true
+	annOpen := announcements != nil
+	var grace <-chan time.Time
+	for capturing || len(settles) > 0 {
+		select {
+		case s := <-settles:
+			c.onSettle(s)
+		case a := <-anns:
+			c.onAnnouncement(a)
+		case <-annDone:
+			annDone = nil
+			annOpen = false
+		case end = <-capDone:
+			capturing = false
+		}
+	}
+	// The source ended: judge what is left, waiting a little for late announcements.
+	if annOpen && c.waiting() {
+		grace = time.After(cfg.Grace)
+	waitLate:
+		for c.waiting() {
+			select {
+			case a := <-anns:
+				c.onAnnouncement(a)
+			case <-annDone:
+				break waitLate
+			case <-grace:
+				break waitLate
+			case <-ctx.Done():
+				break waitLate
+			}
+		}
+	}
+	// Drain announcements already read (last-ditch efforts need no frame).
+	for {
+		select {
+		case a := <-anns:
+			c.onAnnouncement(a)
+			continue
+		default:
+		}
+		break
+	}
+	c.finish()
+	res := c.result()
+	res.Frames, res.End = end.frames, end.reason
+	c.logf("%s", end.reason)
+	return res, end.err
+}
+
+// ErrSourceStopped means a camera stopped delivering frames (unplugged?) mid-session.
+var ErrSourceStopped = errors.New("camera stopped delivering frames")
+
+type captureEnd struct {
+	frames int
+	reason string
+	err    error
+}
+
+// capture reads, analyses and detects on its own goroutine (gocv's VideoCapture is not safe
+// to share), sending each settled frame (a clone the receiver closes) to settles.
+func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled) captureEnd {
+	an := NewAnalyzer(cfg.Analyzer)
+	defer an.Close()
+	det := NewDetector(cfg.Detector)
+	frame := gocv.NewMat()
+	defer frame.Close()
+	fps := src.FPS()
+	if fps <= 0 || fps > 240 {
+		fps = 30
+	}
+	start := cfg.Now()
+	n := 0
+	for {
+		if ctx.Err() != nil {
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped after %d frames", src.Name(), n)}
+		}
+		if !src.Read(&frame) {
+			if n == 0 {
+				return captureEnd{frames: n, reason: fmt.Sprintf("%s: no frame could be read", src.Name()),
+					err: fmt.Errorf("%s: no frame could be read: %w", src.Name(), ErrSourceMissing)}
+			}
+			if src.Live() {
+				return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped delivering frames after %d frames (unplugged?)", src.Name(), n),
+					err: fmt.Errorf("%s after %d frames: %w", src.Name(), n, ErrSourceStopped)}
+			}
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: ended after %d frames", src.Name(), n)}
+		}
+		readAt := cfg.Now()
+		no := n
+		n++
+		if frame.Type() != gocv.MatTypeCV8UC3 {
+			continue
+		}
+		t := time.Duration(float64(no) / fps * float64(time.Second))
+		if src.Live() {
+			t = readAt.Sub(start)
+		}
+		st, err := an.Analyze(frame)
+		if err != nil {
+			continue
+		}
+		if det.Update(t, st) {
+			an.SetReference()
+			select {
+			case settles <- settled{no: no, frame: frame.Clone(), readAt: readAt}:
+			case <-ctx.Done():
+			}
+		}
+		if cfg.OnFrame != nil {
+			cfg.OnFrame(no, frame, det.Phase(), st)
+		}
+	}
+}
+
+// readAnnouncements parses lines from r into anns until EOF, then closes done.
+func readAnnouncements(ctx context.Context, r io.Reader, anns chan<- Announcement, done chan<- struct{}, log io.Writer) {
+	defer close(done)
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		a, err := ParseAnnouncement(sc.Text())
+		if errors.Is(err, ErrEmptyLine) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(log, "tearcam watch: %v\n", err)
+			continue
+		}
+		select {
+		case anns <- a:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// sha256Hex is the hex SHA-256 of b.
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// encodePNG encodes frame losslessly: the recorded photo is exactly the frame judged, so
+// `tearcam audit` on the recorded photos sees the same pixels.
+func encodePNG(frame gocv.Mat) ([]byte, error) {
+	buf, err := gocv.IMEncode(gocv.PNGFileExt, frame)
+	if err != nil {
+		return nil, fmt.Errorf("encode frame: %w", err)
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...), nil
+}
+
+var _ = strings.TrimSpace
+var _ sync.Mutex
