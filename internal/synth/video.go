@@ -37,7 +37,7 @@ type VideoSpec struct {
 	Seed int64
 	// Phase lengths in frames; 0 takes the default in brackets.
 	Empty, Slide, Still, Hands, Lift int // [8, 6, 20, 8, 5]
-	Shots                              []VideoShot
+	Shots                            []VideoShot
 }
 
 // VideoTruth says where each shot lies still in the video written.
