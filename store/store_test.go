@@ -1,0 +1,183 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/store"
+	"tearcam/store/storetest"
+)
+
+var versions = store.Versions{Tearcam: "0.1.0", OpenCV: "4.6.0", Tesseract: "5.3.0"}
+
+// seed makes a session with one player Ann (Archery, Tea Ceremony) and returns the ids.
+func seed(t *testing.T, db *store.DB) (sessionID, playerID, runID int64) {
+	t.Helper()
+	ctx := context.Background()
+	sessionID, err := db.PutSession(ctx, store.Session{Name: "s/session.yaml", Paper: "a4"})
+	require.NoError(t, err)
+	runID, err = db.StartRun(ctx, sessionID, "audit", versions)
+	require.NoError(t, err)
+	playerID, err = db.PutPlayer(ctx, store.Player{SessionID: sessionID, Name: "Ann", Position: 1,
+		Skills: []string{"Archery", "Tea Ceremony"}, Sheet: store.Photo{SHA256: "aa", Path: "ann-0.jpg"}, Tears: 3})
+	require.NoError(t, err)
+	return sessionID, playerID, runID
+}
+
+func ruling(index int, verdict judge.Verdict, archery, tea int) judge.TearRuling {
+	return judge.TearRuling{Index: index, Kind: judge.KindUse, Skill: "Archery", Verdict: verdict, Faults: []judge.Fault{},
+		Skills: []judge.SkillState{{Name: "Archery", Remaining: archery, Available: archery > 0}, {Name: "Tea Ceremony", Remaining: tea, Available: tea > 0}}}
+}
+
+func TestOpenAppliesMigrationsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	for range 2 {
+		db, err := store.Open(path)
+		require.NoError(t, err)
+		names, err := db.Migrations(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, []string{"0001_init.sql"}, names)
+		require.NoError(t, db.Close())
+	}
+	_, err := store.Open(filepath.Join(t.TempDir(), "no", "such", "folder", "t.db"))
+	assert.ErrorContains(t, err, "open database")
+}
+
+func TestForeignKeysEnforced(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	_, err := db.PutPlayer(context.Background(), store.Player{SessionID: 999, Name: "Ghost"})
+	assert.ErrorContains(t, err, "FOREIGN KEY")
+}
+
+func TestRulingsKeptAndReused(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	_, pid, run := seed(t, db)
+
+	for i, r := range []judge.TearRuling{ruling(1, judge.Valid, 5, 11), ruling(2, judge.FauxPas, 5, 11), ruling(3, judge.Valid, 2, 11)} {
+		_, err := db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: i + 1, Key: "k" + string(rune('1'+i)),
+			Photo: store.Photo{SHA256: "h", Path: "p.jpg"}, Ruling: r, Measurement: []byte(`{"m":1}`), RunID: run})
+		require.NoError(t, err)
+	}
+	got, err := db.FindRuling(ctx, pid, 2, "k2")
+	require.NoError(t, err)
+	assert.Equal(t, judge.FauxPas, got.Ruling.Verdict)
+	assert.Equal(t, `{"m":1}`, string(got.Measurement))
+	assert.Equal(t, store.Photo{SHA256: "h", Path: "p.jpg"}, got.Photo)
+	v, err := db.RunVersions(ctx, got.RunID)
+	require.NoError(t, err)
+	assert.Equal(t, versions, v)
+	_, err = db.FindRuling(ctx, pid, 2, "other")
+	assert.True(t, errors.Is(err, store.ErrNotFound))
+
+	// A changed input on tear 2 supersedes the old ruling but keeps it.
+	_, err = db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: 2, Key: "k2b", Ruling: ruling(2, judge.Valid, 4, 11), RunID: run})
+	require.NoError(t, err)
+	cur, err := db.Rulings(ctx, pid)
+	require.NoError(t, err)
+	require.Len(t, cur, 3)
+	assert.Equal(t, judge.Valid, cur[1].Ruling.Verdict)
+	_, err = db.FindRuling(ctx, pid, 2, "k2")
+	assert.NoError(t, err, "old ruling kept as history")
+	// Reverting the input makes the old ruling current again.
+	_, err = db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: 2, Key: "k2", Ruling: ruling(2, judge.FauxPas, 5, 11), RunID: run})
+	require.NoError(t, err)
+	cur, _ = db.Rulings(ctx, pid)
+	assert.Equal(t, judge.FauxPas, cur[1].Ruling.Verdict)
+
+	// The manifest shrinks to 2 tears: tear 3 is no longer current.
+	sid := int64(1)
+	_, err = db.PutPlayer(ctx, store.Player{SessionID: sid, Name: "Ann", Position: 1, Skills: []string{"Archery", "Tea Ceremony"}, Tears: 2})
+	require.NoError(t, err)
+	cur, _ = db.Rulings(ctx, pid)
+	assert.Len(t, cur, 2)
+}
+
+func TestLayouts(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	_, pid, run := seed(t, db)
+	_, err := db.FindLayout(ctx, pid, "k")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	require.NoError(t, db.SaveLayout(ctx, store.Layout{PlayerID: pid, Key: "k", Sheet: store.Photo{SHA256: "aa", Path: "ann-0.jpg"}, JSON: []byte(`[1]`), RunID: run}))
+	l, err := db.FindLayout(ctx, pid, "k")
+	require.NoError(t, err)
+	assert.Equal(t, `[1]`, string(l.JSON))
+	assert.Equal(t, run, l.RunID)
+}
+
+func TestPlayerStateAndEvents(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	_, pid, run := seed(t, db)
+
+	st, err := db.PlayerState(ctx, "", "Ann")
+	require.NoError(t, err)
+	assert.Equal(t, "s/session.yaml", st.Session)
+	assert.Equal(t, 0, st.Tears)
+	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 7, Available: true}, {Name: "Tea Ceremony", Remaining: 11, Available: true}}, st.Skills)
+	assert.NoError(t, st.CanUse("Archery"))
+
+	_, err = db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: 1, Key: "k1", Ruling: ruling(1, judge.Valid, 0, 3), RunID: run})
+	require.NoError(t, err)
+	st, err = db.PlayerState(ctx, "s/session.yaml", "Ann")
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Tears)
+	assert.ErrorIs(t, st.CanUse("Archery"), judge.ErrSkillLost)
+	assert.NoError(t, st.CanUse("tea ceremony"))
+
+	_, err = db.RecordRoll(ctx, "", "Ann", "throw", map[string]string{"ann": "rock", "gm": "scissors"})
+	require.NoError(t, err)
+	_, err = db.RecordEvent(ctx, store.Event{Player: "Ann", Kind: store.EventLastDitch, Data: json.RawMessage(`{"hit":false}`)})
+	require.NoError(t, err)
+	st, err = db.PlayerState(ctx, "", "Ann")
+	require.NoError(t, err)
+	assert.True(t, st.Out)
+	assert.Equal(t, judge.OutLastDitch, st.OutReason)
+	assert.ErrorIs(t, st.CanUse("Tea Ceremony"), judge.ErrOut)
+
+	evs, err := db.Events(ctx, "s/session.yaml", "")
+	require.NoError(t, err)
+	require.Len(t, evs, 2)
+	assert.Equal(t, "throw", evs[0].Kind)
+	assert.JSONEq(t, `{"ann":"rock","gm":"scissors"}`, string(evs[0].Data))
+	assert.Equal(t, "Ann", evs[1].Player)
+
+	_, err = db.PlayerState(ctx, "", "Nobody")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	_, err = db.RecordEvent(ctx, store.Event{Player: "Nobody", Kind: "throw"})
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	_, err = db.RecordEvent(ctx, store.Event{Player: "Ann", Kind: "throw", Data: json.RawMessage(`{`)})
+	assert.Error(t, err)
+}
+
+func TestLastDitchRulingRecordsEventOnce(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	_, pid, run := seed(t, db)
+	hit := true
+	r := judge.TearRuling{Index: 3, Kind: judge.KindLastDitch, Hit: &hit, Verdict: judge.Valid, Out: true, OutReason: judge.OutLastDitch}
+	for range 2 {
+		_, err := db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: 3, Key: "k3", Ruling: r, RunID: run})
+		require.NoError(t, err)
+	}
+	evs, err := db.Events(ctx, "", "Ann")
+	require.NoError(t, err)
+	require.Len(t, evs, 1)
+	assert.Equal(t, 3, evs[0].TearIndex)
+	assert.JSONEq(t, `{"hit":true,"skill":""}`, string(evs[0].Data))
+}
+
+func TestSessionName(t *testing.T) {
+	assert.Equal(t, "session.yaml", store.SessionName("a/b/session.yaml", "a/b/tearcam.db"))
+	assert.Equal(t, "b/session.yaml", store.SessionName("a/b/session.yaml", "a/out.db"))
+	abs, _ := filepath.Abs("a/b/session.yaml")
+	assert.Equal(t, filepath.ToSlash(abs), store.SessionName("a/b/session.yaml", "c/out.db"))
+}
