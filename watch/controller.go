@@ -43,10 +43,12 @@ func newController(cfg Config, ref Referee, rec Recorder) *controller {
 func (c *controller) logf(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	fmt.Fprintf(c.cfg.Log, "tearcam watch: %s\n", msg)
+	c.emit(Event{Player: -1, Message: msg})
 }
 
 func (c *controller) emit(e Event) {
 	if c.cfg.OnEvent != nil {
+		e.Rulings = c.rulings()
 		c.cfg.OnEvent(e)
 	}
 }

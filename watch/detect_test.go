@@ -65,9 +65,10 @@ func writeTestVideo(t testing.TB, w, h int, states ...[]image.Rectangle) (string
 
 // fakeReferee rules every tear valid and records what it was asked.
 type fakeReferee struct {
-	fresh  []int
-	tears  []judge.Tear
-	frames []int // rows of the frames it was given, to check they are real
+	annotated bool // return an annotated JPEG with each ruling
+	fresh     []int
+	tears     []judge.Tear
+	frames    []int // rows of the frames it was given, to check they are real
 }
 
 func (f *fakeReferee) Fresh(p int, frame gocv.Mat) (judge.SheetResult, error) {
@@ -79,10 +80,19 @@ func (f *fakeReferee) Identify(frame gocv.Mat, cands []int) (int, error) { retur
 
 func (f *fakeReferee) Tear(p int, t judge.Tear, frame *gocv.Mat) (judge.TearRuling, []byte, error) {
 	f.tears = append(f.tears, t)
+	var ann []byte
 	if frame != nil {
 		f.frames = append(f.frames, frame.Rows())
+		if f.annotated {
+			buf, err := gocv.IMEncode(gocv.JPEGFileExt, *frame)
+			if err != nil {
+				return judge.TearRuling{}, nil, err
+			}
+			ann = append(ann, buf.GetBytes()...)
+			buf.Close()
+		}
 	}
-	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, nil, nil
+	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, ann, nil
 }
 
 func TestEveryShotSettlesOnce(t *testing.T) {

@@ -8,8 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"sync"
+	"runtime"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -56,6 +55,8 @@ type Event struct {
 	Message   string             // a status message
 	// Latency is the time from reading the settled frame to the ruling being recorded.
 	Latency time.Duration
+	// Rulings is the whole rulings document after this event.
+	Rulings judge.Rulings
 }
 
 // Config is a watch session.
@@ -70,8 +71,9 @@ type Config struct {
 	// Grace is how long to wait for announcements still to come after the source ended.
 	Grace time.Duration
 	// OnFrame, if set, sees every frame (live view) with the Detector's phase; it runs on the
-	// capture goroutine and must be quick and not keep the Mat.
-	OnFrame func(frameNo int, frame gocv.Mat, phase Phase, s Stats)
+	// capture goroutine and must be quick and not keep the Mat. Returning false stops the
+	// session (the window's q key).
+	OnFrame func(frameNo int, frame gocv.Mat, phase Phase, s Stats) bool
 	// OnEvent, if set, sees every event after it was recorded. It runs on the judging goroutine.
 	OnEvent func(Event)
 	// Log receives one-line status messages (stderr).
@@ -202,6 +204,9 @@ type captureEnd struct {
 // capture reads, analyses and detects on its own goroutine (gocv's VideoCapture is not safe
 // to share), sending each settled frame (a clone the receiver closes) to settles.
 func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled) captureEnd {
+	// One OS thread for the capture device and HighGUI's window.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	an := NewAnalyzer(cfg.Analyzer)
 	defer an.Close()
 	det := NewDetector(cfg.Detector)
@@ -249,8 +254,8 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 			case <-ctx.Done():
 			}
 		}
-		if cfg.OnFrame != nil {
-			cfg.OnFrame(no, frame, det.Phase(), st)
+		if cfg.OnFrame != nil && !cfg.OnFrame(no, frame, det.Phase(), st) {
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped by the user after %d frames", src.Name(), n)}
 		}
 	}
 }
@@ -292,6 +297,3 @@ func encodePNG(frame gocv.Mat) ([]byte, error) {
 	defer buf.Close()
 	return append([]byte(nil), buf.GetBytes()...), nil
 }
-
-var _ = strings.TrimSpace
-var _ sync.Mutex
