@@ -68,8 +68,12 @@ type Tear struct {
 	Line  int    // where the tear is written in the manifest
 }
 
-// Path is the file a manifest-relative path names, joined to the manifest's folder.
+// Path is the file a manifest-relative path names, joined to the manifest's folder. (An
+// absolute path, which only a manifest built in code can hold, is returned as it is.)
 func (m *Manifest) Path(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
 	return filepath.Join(m.Dir, filepath.FromSlash(rel))
 }
 

@@ -264,11 +264,13 @@ type Ruling struct {
 	Ruling      judge.TearRuling
 	Measurement []byte // the caller's encoding of the measurement the ruling was made from
 	RunID       int64  // the run that computed it (its versions made it)
+	Annotated   []byte // the annotated image (JPEG), if any; read back by FindRuling only
 }
 
 // SaveRuling records a ruling as the player's current ruling on tear r.Index, durably: when
 // it returns the ruling is committed. A ruling already stored under the same key is made
-// current again instead (keeping the run that computed it). A last_ditch ruling also
+// current again instead (keeping its measurement and the run that computed it; the ruling
+// is replaced, as the judge re-rules a re-used measurement). A last_ditch ruling also
 // records a last_ditch event.
 func (db *DB) SaveRuling(ctx context.Context, r Ruling) (int64, error) {
 	js, err := json.Marshal(r.Ruling)
@@ -288,10 +290,17 @@ func (db *DB) SaveRuling(ctx context.Context, r Ruling) (int64, error) {
 		if err := tx.QueryRowContext(ctx, `INSERT INTO rulings (player_id, tear_index, input_key, current, photo_id, kind, skill, verdict,
 				ruling_json, measurement_json, run_id, created_at)
 			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (player_id, tear_index, input_key) DO UPDATE SET current = 1
+			ON CONFLICT (player_id, tear_index, input_key) DO UPDATE SET current = 1, kind = excluded.kind,
+				skill = excluded.skill, verdict = excluded.verdict, ruling_json = excluded.ruling_json
 			RETURNING id`, r.PlayerID, r.Index, r.Key, photo, string(r.Ruling.Kind), r.Ruling.Skill, string(r.Ruling.Verdict),
 			string(js), string(r.Measurement), nullID(r.RunID), db.now()).Scan(&id); err != nil {
 			return err
+		}
+		if len(r.Annotated) > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO ruling_images (ruling_id, annotated) VALUES (?, ?)
+				ON CONFLICT (ruling_id) DO UPDATE SET annotated = excluded.annotated`, id, r.Annotated); err != nil {
+				return err
+			}
 		}
 		if r.Ruling.Kind == judge.KindLastDitch {
 			data, _ := json.Marshal(map[string]any{"hit": r.Ruling.Hit != nil && *r.Ruling.Hit, "skill": r.Ruling.Skill})
@@ -318,7 +327,12 @@ func (db *DB) FindRuling(ctx context.Context, playerID int64, index int, key str
 	if len(rs) == 0 {
 		return Ruling{}, fmt.Errorf("ruling %d: %w", index, ErrNotFound)
 	}
-	return rs[0], nil
+	r := rs[0]
+	err = db.db.QueryRowContext(ctx, "SELECT annotated FROM ruling_images WHERE ruling_id = ?", r.ID).Scan(&r.Annotated)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Ruling{}, fmt.Errorf("ruling %d: annotated image: %w", index, err)
+	}
+	return r, nil
 }
 
 // Rulings returns a player's current rulings in tear order (up to the manifest's tear count).

@@ -43,7 +43,7 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 		require.NoError(t, err)
 		names, err := db.Migrations(context.Background())
 		require.NoError(t, err)
-		assert.Equal(t, []string{"0001_init.sql"}, names)
+		assert.Equal(t, []string{"0001_init.sql", "0002_images.sql"}, names)
 		require.NoError(t, db.Close())
 	}
 	_, err := store.Open(filepath.Join(t.TempDir(), "no", "such", "folder", "t.db"))
@@ -63,7 +63,7 @@ func TestRulingsKeptAndReused(t *testing.T) {
 
 	for i, r := range []judge.TearRuling{ruling(1, judge.Valid, 5, 11), ruling(2, judge.FauxPas, 5, 11), ruling(3, judge.Valid, 2, 11)} {
 		_, err := db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: i + 1, Key: "k" + string(rune('1'+i)),
-			Photo: store.Photo{SHA256: "h", Path: "p.jpg"}, Ruling: r, Measurement: []byte(`{"m":1}`), RunID: run})
+			Photo: store.Photo{SHA256: "h", Path: "p.jpg"}, Ruling: r, Measurement: []byte(`{"m":1}`), RunID: run, Annotated: []byte{0xff, 0xd8}})
 		require.NoError(t, err)
 	}
 	got, err := db.FindRuling(ctx, pid, 2, "k2")
@@ -71,6 +71,7 @@ func TestRulingsKeptAndReused(t *testing.T) {
 	assert.Equal(t, judge.FauxPas, got.Ruling.Verdict)
 	assert.Equal(t, `{"m":1}`, string(got.Measurement))
 	assert.Equal(t, store.Photo{SHA256: "h", Path: "p.jpg"}, got.Photo)
+	assert.Equal(t, []byte{0xff, 0xd8}, got.Annotated)
 	v, err := db.RunVersions(ctx, got.RunID)
 	require.NoError(t, err)
 	assert.Equal(t, versions, v)

@@ -1,0 +1,15 @@
+package referee
+
+import "tearcam/judge"
+
+// MeasurementFields is measurementFields, for referee_test.
+const MeasurementFields = measurementFields
+
+// RoundTripMeasurement encodes and decodes m as the database keeps it.
+func RoundTripMeasurement(m judge.Measurement) (judge.Measurement, error) {
+	b, err := encodeMeasurement(m)
+	if err != nil {
+		return judge.Measurement{}, err
+	}
+	return decodeMeasurement(b)
+}

@@ -1,0 +1,192 @@
+// Package fake has stand-ins for vision/ and ocr/ that read "photos" written as JSON, so the
+// referee's pipeline, the store and the CLI can be tested end to end without OpenCV or
+// Tesseract, fast and exactly. They are for tests only.
+//
+// An untorn sheet's photo is a JSON Sheet; a tear's photo is a JSON Photo holding the
+// measurement to return. Anything that is not JSON is "not a readable image".
+package fake
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/template"
+)
+
+// ErrNotImage is returned for photos that are not fake JSON photos.
+var ErrNotImage = errors.New("not a readable image")
+
+// Sheet is a fake untorn sheet's photo.
+type Sheet struct {
+	Sheet     bool     `json:"sheet"`               // must be true
+	NoSheet   bool     `json:"no_sheet,omitempty"`  // Fresh fails: no sheet found
+	Words     []string `json:"words,omitempty"`     // what Discover finds
+	Unlocated []string `json:"unlocated,omitempty"` // skills Locate cannot find
+}
+
+// Photo is a fake photo of a sheet after a tear.
+type Photo struct {
+	RegisterError  string  `json:"register_error,omitempty"` // Register fails with this
+	SleepMS        int     `json:"sleep_ms,omitempty"`       // Measure takes this long
+	RemovedAreaMM2 float64 `json:"removed_area_mm2"`
+	Pieces         int     `json:"pieces"`
+	EdgeToEdge     bool    `json:"edge_to_edge"`
+	TemplateFits   bool    `json:"template_fits"`
+	PaperFits      bool    `json:"paper_fits"`
+	// Letters gives each skill's letter states, one character per letter: S on sheet,
+	// R removed, C cut, G gone, U unknown, A ambiguous. A skill left out is all S.
+	Letters map[string]string `json:"letters,omitempty"`
+	Doubts  []string          `json:"doubts,omitempty"`
+	Reread  []string          `json:"reread,omitempty"` // what Reread reports
+}
+
+// JSON encodes v for writing as a fake photo.
+func JSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+type sheet struct {
+	fresh  *Sheet
+	photo  *Photo
+	closed *int
+}
+
+func (s *sheet) Close() error {
+	if s.closed != nil {
+		*s.closed++
+	}
+	return nil
+}
+
+type measured struct {
+	m judge.Measurement
+}
+
+func (m *measured) Measurement() judge.Measurement { return m.m }
+func (m *measured) Close() error                   { return nil }
+
+// Eye is a fake referee.Eye. Opened and Closed count Sheets made and closed.
+type Eye struct {
+	Opened, Closed               int
+	FreshCalls, RegisterCalls, MeasureCalls int // calls, for tests of re-use
+}
+
+var _ referee.Eye = (*Eye)(nil)
+var _ referee.Reader = Reader{}
+
+// Fresh implements referee.Eye.
+func (e *Eye) Fresh(photo []byte, paper template.Paper) (referee.Sheet, error) {
+	e.FreshCalls++
+	var s Sheet
+	if err := json.Unmarshal(photo, &s); err != nil || !s.Sheet {
+		return nil, ErrNotImage
+	}
+	if s.NoSheet {
+		return nil, errors.New("no sheet of paper found")
+	}
+	e.Opened++
+	return &sheet{fresh: &s, closed: &e.Closed}, nil
+}
+
+// Register implements referee.Eye.
+func (e *Eye) Register(fresh referee.Sheet, photo []byte) (referee.Sheet, error) {
+	e.RegisterCalls++
+	var p Photo
+	if err := json.Unmarshal(photo, &p); err != nil {
+		return nil, ErrNotImage
+	}
+	if p.RegisterError != "" {
+		return nil, errors.New(p.RegisterError)
+	}
+	e.Opened++
+	return &sheet{fresh: fresh.(*sheet).fresh, photo: &p, closed: &e.Closed}, nil
+}
+
+// Measure implements referee.Eye: the measurement written in after's photo.
+func (e *Eye) Measure(before, after referee.Sheet, layouts []judge.SkillLayout, t template.Template) (referee.Measured, error) {
+	e.MeasureCalls++
+	p := after.(*sheet).photo
+	if p.SleepMS > 0 {
+		time.Sleep(time.Duration(p.SleepMS) * time.Millisecond)
+	}
+	m := judge.Measurement{RemovedAreaMM2: p.RemovedAreaMM2, Pieces: p.Pieces, EdgeToEdge: p.EdgeToEdge,
+		TemplateFits: p.TemplateFits, PaperFitsTemplate: p.PaperFits, Doubts: p.Doubts}
+	for _, l := range layouts {
+		sl := judge.SkillLetters{Name: l.Name}
+		if l.Located == 0 {
+			m.Letters = append(m.Letters, sl)
+			continue
+		}
+		code := p.Letters[l.Name]
+		if code == "" {
+			code = strings.Repeat("S", judge.Letters(l.Name))
+		}
+		if len(code) != judge.Letters(l.Name) {
+			return nil, fmt.Errorf("fake photo: %d letter states for %s", len(code), l.Name)
+		}
+		for _, c := range code {
+			sl.States = append(sl.States, map[rune]judge.LetterState{'S': judge.LetterOnSheet, 'R': judge.LetterRemoved,
+				'C': judge.LetterCut, 'G': judge.LetterGone, 'U': judge.LetterUnknown, 'A': judge.LetterAmbiguous}[c])
+		}
+		m.Letters = append(m.Letters, sl)
+	}
+	return &measured{m: m}, nil
+}
+
+// Annotate implements referee.Eye: a few bytes naming the verdict.
+func (e *Eye) Annotate(after referee.Sheet, m referee.Measured, layouts []judge.SkillLayout, verdict string, lines []string) ([]byte, error) {
+	return []byte("annotated " + verdict), nil
+}
+
+// Thumbnail implements referee.Eye: the image itself.
+func (e *Eye) Thumbnail(image []byte, maxSide int) ([]byte, error) { return image, nil }
+
+// Reader is a fake referee.Reader.
+type Reader struct{}
+
+// Locate implements referee.Reader: every letter of every skill, a 5 mm box each, except
+// the skills the sheet lists as unlocated.
+func (Reader) Locate(s referee.Sheet, skills []string) ([]judge.SkillLayout, error) {
+	fs := s.(*sheet).fresh
+	var out []judge.SkillLayout
+	for i, name := range skills {
+		l := judge.SkillLayout{Name: name, Letters: []judge.Letter{}}
+		unlocated := false
+		for _, u := range fs.Unlocated {
+			unlocated = unlocated || u == name
+		}
+		if !unlocated {
+			for j, r := range judge.LetterRunes(name) {
+				x, y := 10+6*float64(j), 20+30*float64(i)
+				l.Letters = append(l.Letters, judge.Letter{Char: string(r),
+					Outline: []judge.Point{{X: x, Y: y}, {X: x + 5, Y: y}, {X: x + 5, Y: y + 5}, {X: x, Y: y + 5}}})
+			}
+			l.Located, l.Confidence = len(l.Letters), 0.9
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// Discover implements referee.Reader.
+func (Reader) Discover(s referee.Sheet) ([]referee.Word, error) {
+	var out []referee.Word
+	for _, w := range s.(*sheet).fresh.Words {
+		out = append(out, referee.Word{Text: w, Confidence: 0.5})
+	}
+	return out, nil
+}
+
+// Reread implements referee.Reader: what the photo says.
+func (Reader) Reread(s referee.Sheet, layouts []judge.SkillLayout, states []judge.SkillLetters) ([]string, error) {
+	return s.(*sheet).photo.Reread, nil
+}

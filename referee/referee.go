@@ -1,0 +1,614 @@
+package referee
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"strings"
+
+	"tearcam/judge"
+	"tearcam/session"
+	"tearcam/store"
+	"tearcam/template"
+)
+
+// Sheet is a photo rectified or registered into the sheet frame. Its content is the Eye's
+// business; the referee only passes it back and closes it.
+type Sheet interface {
+	Close() error
+}
+
+// Measured is what the Eye measured of one tear.
+type Measured interface {
+	Measurement() judge.Measurement
+	Close() error
+}
+
+// Eye is what the referee needs of vision/. Photos are passed as the file's bytes, so that
+// errors never carry a path: the referee names the file as the manifest does.
+type Eye interface {
+	// Fresh finds the untorn sheet in a photo and rectifies it. The caller closes the Sheet.
+	Fresh(photo []byte, paper template.Paper) (Sheet, error)
+	// Register registers a later photo of the sheet into fresh's frame. The caller closes it.
+	Register(fresh Sheet, photo []byte) (Sheet, error)
+	// Measure measures the tear between two registered sheets. The caller closes the result.
+	Measure(before, after Sheet, layouts []judge.SkillLayout, t template.Template) (Measured, error)
+	// Annotate draws a ruling on the sheet after the tear and returns it as JPEG.
+	Annotate(after Sheet, m Measured, layouts []judge.SkillLayout, verdict string, lines []string) ([]byte, error)
+	// Thumbnail decodes an image and re-encodes it as JPEG, its longest side at most maxSide.
+	Thumbnail(image []byte, maxSide int) ([]byte, error)
+}
+
+// Word is a word found on a sheet whose skills were not declared (discovery mode).
+type Word struct {
+	Text       string  `json:"text"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Reader is what the referee needs of ocr/.
+type Reader interface {
+	// Locate finds each declared skill's letters on the fresh sheet.
+	Locate(s Sheet, skills []string) ([]judge.SkillLayout, error)
+	// Discover lists the words on a fresh sheet, for the GM to confirm.
+	Discover(s Sheet) ([]Word, error)
+	// Reread compares a later sheet's ink with the letter states the geometry gives and
+	// returns the disagreements.
+	Reread(s Sheet, layouts []judge.SkillLayout, states []judge.SkillLetters) ([]string, error)
+}
+
+// MaxPhotoBytes is the largest photo file read; a phone photo is a few megabytes.
+const MaxPhotoBytes = 64 << 20
+
+// DefaultThumbSide is the longest side of the photos kept for a report, in pixels.
+const DefaultThumbSide = 720
+
+// Referee rules sessions. Eye and Reader are required; the rest is optional.
+type Referee struct {
+	Eye    Eye
+	Reader Reader
+
+	// DB, when set, receives every layout and ruling (committed before it is reported) and
+	// supplies the measurements of unchanged tears on a re-run. Session names the session
+	// (store.SessionName), Command the run ("audit").
+	DB      *store.DB
+	Session string
+	Command string
+
+	// Versions are stamped into every stored ruling and into the inputs' keys: a new
+	// version re-measures everything.
+	Versions store.Versions
+
+	// Images keeps thumbnails of the photos and the annotated images for a report or
+	// --annotate; ThumbSide bounds the thumbnails (DefaultThumbSide when 0).
+	Images    bool
+	ThumbSide int
+
+	// RereadDoubts makes an OCR re-read that disagrees with the geometry a doubt (the
+	// ruling is undecided) rather than a note.
+	RereadDoubts bool
+
+	// OnSheet and OnRuling are called as each fresh sheet and each ruling is done (and
+	// committed): for progress and streamed output.
+	OnSheet  func(player string, s judge.SheetResult, words []Word)
+	OnRuling func(player string, r judge.TearRuling, reused bool)
+}
+
+// Result is a whole audit: the rulings document and, with Images, the pictures for a report.
+type Result struct {
+	Rulings judge.Rulings
+	Players []PlayerImages
+	Reused  int // rulings whose measurement was re-used from the database
+}
+
+// PlayerImages are one player's pictures and discovered words.
+type PlayerImages struct {
+	Name  string
+	Words []Word // discovery mode: the words found on the sheet
+	Sheet []byte // thumbnail of the untorn sheet's photo (JPEG)
+	Tears []TearImages
+}
+
+// TearImages are one tear's pictures (JPEG); nil where there is none.
+type TearImages struct {
+	Before    []byte // thumbnail of the photo the tear was measured against
+	After     []byte // thumbnail of the tear's photo
+	Annotated []byte // the ruling drawn on the registered sheet, full size
+}
+
+// Audit rules every player and tear of a manifest. A bad photo makes its tear undecided;
+// only a failure of the database or a cancelled context is an error.
+func (r *Referee) Audit(ctx context.Context, m *session.Manifest) (*Result, error) {
+	var sessionID, runID int64
+	if r.DB != nil {
+		tj, _ := json.Marshal(m.Template)
+		var err error
+		sessionID, err = r.DB.PutSession(ctx, store.Session{Name: r.Session, ManifestSHA256: fileSHA(m.File),
+			Paper: m.Paper.Name, TemplateJSON: string(tj)})
+		if err != nil {
+			return nil, err
+		}
+		if runID, err = r.DB.StartRun(ctx, sessionID, r.Command, r.Versions); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{}
+	var players []judge.PlayerRulings
+	var err error
+	for i, p := range m.Players {
+		pa := &playerAudit{Referee: r, m: m, p: p, pos: i + 1, sessionID: sessionID, runID: runID}
+		var pr judge.PlayerRulings
+		pr, err = pa.run(ctx)
+		if err != nil {
+			break
+		}
+		players = append(players, pr)
+		res.Players = append(res.Players, pa.images)
+		res.Reused += pa.reused
+	}
+	if r.DB != nil {
+		status := "done"
+		if err != nil {
+			status = "failed"
+		}
+		if ferr := r.DB.FinishRun(context.WithoutCancel(ctx), runID, status); err == nil {
+			err = ferr
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Rulings = judge.NewRulings(m.Paper.Name, m.Template, players)
+	return res, nil
+}
+
+// playerAudit is the state of one player's audit.
+type playerAudit struct {
+	*Referee
+	m         *session.Manifest
+	p         session.Player
+	pos       int
+	sessionID int64
+	runID     int64
+	playerID  int64
+
+	freshData []byte
+	fresh     Sheet
+	freshErr  error
+	freshDone bool
+
+	layouts []judge.SkillLayout
+	images  PlayerImages
+	reused  int
+}
+
+// sheetRecord is what is stored as a player's layout: the located skills, or the words
+// found in discovery mode, or why the sheet could not be read.
+type sheetRecord struct {
+	Found   bool                `json:"found"`
+	Error   string              `json:"error,omitempty"`
+	Layouts []judge.SkillLayout `json:"layouts"`
+	Words   []Word              `json:"words,omitempty"`
+}
+
+func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
+	defer pa.closeFresh()
+	p := pa.p
+	pa.images = PlayerImages{Name: p.Name}
+	sheetData, sheetSHA, sheetErr := pa.readPhoto(p.Sheet)
+	pa.freshData = sheetData
+	key := hashKey("tearcam.referee/v1", pa.Versions, pa.m.Paper, pa.m.Template, p.Skills, sheetSHA, errString(sheetErr))
+	if pa.DB != nil {
+		var err error
+		pa.playerID, err = pa.DB.PutPlayer(ctx, store.Player{SessionID: pa.sessionID, Name: p.Name, Position: pa.pos,
+			Skills: p.Skills, Sheet: store.Photo{SHA256: sheetSHA, Path: p.Sheet}, Tears: len(p.Tears)})
+		if err != nil {
+			return judge.PlayerRulings{}, err
+		}
+	}
+	rec, err := pa.sheet(ctx, key, sheetErr)
+	if err != nil {
+		return judge.PlayerRulings{}, err
+	}
+	pa.layouts = rec.Layouts
+	pa.images.Words = rec.Words
+	sr := judge.SheetResult{Photo: p.Sheet, SHA256: sheetSHA, Found: rec.Found, Error: rec.Error, Skills: []judge.SkillResult{}}
+	for _, l := range rec.Layouts {
+		sr.Skills = append(sr.Skills, judge.SkillResult{Name: l.Name, Letters: judge.Letters(l.Name), Located: l.Located,
+			Confidence: round(l.Confidence, 1000)})
+	}
+	if pa.Images && sheetData != nil {
+		pa.images.Sheet, _ = pa.Eye.Thumbnail(sheetData, pa.thumbSide())
+	}
+	if pa.OnSheet != nil {
+		pa.OnSheet(p.Name, sr, rec.Words)
+	}
+
+	c := judge.NewCharacter(p.Name, p.Skills, rec.Layouts)
+	out := judge.PlayerRulings{Name: p.Name, Sheet: sr, Tears: []judge.TearRuling{}}
+	// The last good sheet: the photo the next tear is measured against (nil data: the fresh
+	// sheet), and its registered Sheet once made.
+	var goodData []byte
+	var good Sheet
+	defer func() {
+		if good != nil {
+			good.Close()
+		}
+	}()
+	before := func() (Sheet, error) {
+		if goodData == nil {
+			return pa.freshSheet()
+		}
+		if good == nil {
+			f, err := pa.freshSheet()
+			if err != nil {
+				return nil, err
+			}
+			if good, err = pa.Eye.Register(f, goodData); err != nil {
+				good = nil
+				return nil, err
+			}
+		}
+		return good, nil
+	}
+	for k, t := range p.Tears {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		index := k + 1
+		var data []byte
+		var sha string
+		var readErr error
+		if t.Photo != "" {
+			data, sha, readErr = pa.readPhoto(t.Photo)
+		}
+		key = hashKey(key, t.Kind, t.Skill, t.Hit, t.Photo != "", sha, errString(readErr))
+		tr := TearImages{}
+		if pa.Images {
+			if goodData != nil {
+				tr.Before, _ = pa.Eye.Thumbnail(goodData, pa.thumbSide())
+			} else {
+				tr.Before = pa.images.Sheet
+			}
+			if data != nil {
+				tr.After, _ = pa.Eye.Thumbnail(data, pa.thumbSide())
+			}
+		}
+		wasOut, _ := c.Out()
+
+		var meas judge.Measurement
+		var annotated []byte
+		var after Sheet
+		reused := false
+		if pa.DB != nil {
+			if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, key); err == nil {
+				if m, err := decodeMeasurement(sr.Measurement); err == nil {
+					meas, annotated, reused = m, sr.Annotated, true
+				}
+			} else if !errors.Is(err, store.ErrNotFound) {
+				return out, err
+			}
+		}
+		var measured Measured
+		if !reused {
+			meas, after, measured = pa.measure(t, data, readErr, before, wasOut)
+		}
+		ruling := c.Rule(index, t.Tear, meas)
+		ruling.Photo, ruling.SHA256 = t.Photo, sha
+		ruling.RemovedAreaMM2 = round(ruling.RemovedAreaMM2, 10)
+		if len(p.Skills) == 0 && t.Kind != judge.KindLastDitch && !wasOut {
+			ruling.UndecidedReason = discoveryReason(p.Name, rec)
+		}
+		if !reused && after != nil && measured != nil && (pa.Images || pa.DB != nil) {
+			annotated, _ = pa.Eye.Annotate(after, measured, pa.layouts, string(ruling.Verdict), AnnotationLines(ruling))
+		}
+		if measured != nil {
+			measured.Close()
+		}
+		if pa.DB != nil {
+			mj, err := encodeMeasurement(meas)
+			if err != nil {
+				return out, err
+			}
+			if _, err := pa.DB.SaveRuling(ctx, store.Ruling{PlayerID: pa.playerID, Index: index, Key: key,
+				Photo: store.Photo{SHA256: sha, Path: t.Photo}, Ruling: ruling, Measurement: mj, RunID: pa.runID,
+				Annotated: annotated}); err != nil {
+				if after != nil {
+					after.Close()
+				}
+				return out, err
+			}
+		}
+		// The sheet after a measured tear is the next tear's before.
+		if t.Photo != "" && !wasOut && meas.Refused == "" {
+			goodData = data
+			if good != nil {
+				good.Close()
+			}
+			good, after = after, nil // nil when re-used: registered again only if needed
+		}
+		if after != nil {
+			after.Close()
+		}
+		if pa.Images {
+			tr.Annotated = annotated
+			pa.images.Tears = append(pa.images.Tears, tr)
+		}
+		if reused {
+			pa.reused++
+		}
+		out.Tears = append(out.Tears, ruling)
+		if pa.OnRuling != nil {
+			pa.OnRuling(p.Name, ruling, reused)
+		}
+	}
+	out.Out, _ = c.Out()
+	return judge.NormalizePlayer(out), nil
+}
+
+// measure registers and measures one tear's photo. It never fails: a problem becomes the
+// measurement's Refused reason, naming the file. It returns the registered sheet and the
+// measurement for annotation (both nil when refused); the caller closes them.
+func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, before func() (Sheet, error), out bool) (judge.Measurement, Sheet, Measured) {
+	refuse := func(format string, a ...any) (judge.Measurement, Sheet, Measured) {
+		return judge.Measurement{Refused: oneLine(fmt.Sprintf(format, a...))}, nil, nil
+	}
+	switch {
+	case t.Kind == judge.KindLastDitch || out:
+		return judge.Measurement{}, nil, nil
+	case readErr != nil:
+		return refuse("%v", readErr)
+	case len(pa.p.Skills) == 0:
+		return refuse("no skills declared for %s", pa.p.Name)
+	}
+	fresh, err := pa.freshSheet()
+	if err != nil {
+		return refuse("the untorn sheet could not be read: %v", err)
+	}
+	after, err := pa.Eye.Register(fresh, data)
+	if err != nil {
+		return refuse("%s: %v", t.Photo, err)
+	}
+	b, err := before()
+	if err != nil {
+		after.Close()
+		return refuse("%s: the sheet before this tear could not be registered again: %v", t.Photo, err)
+	}
+	res, err := pa.Eye.Measure(b, after, pa.layouts, pa.m.Template)
+	if err != nil {
+		after.Close()
+		return refuse("%s: %v", t.Photo, err)
+	}
+	m := res.Measurement()
+	if m.Refused != "" {
+		m.Refused = oneLine(t.Photo + ": " + m.Refused)
+		res.Close()
+		after.Close()
+		return m, nil, nil
+	}
+	notes, err := pa.Reader.Reread(after, pa.layouts, m.Letters)
+	if err != nil {
+		m.Notes = append(m.Notes, oneLine("ocr re-read failed: "+err.Error()))
+	}
+	for _, n := range notes {
+		if pa.RereadDoubts {
+			m.Doubts = append(m.Doubts, "ocr re-read: "+n)
+		} else {
+			m.Notes = append(m.Notes, "ocr re-read: "+n)
+		}
+	}
+	return m, after, res
+}
+
+// sheet returns the fresh sheet's layout: from the database when its inputs are unchanged,
+// else found now (and stored).
+func (pa *playerAudit) sheet(ctx context.Context, key string, readErr error) (sheetRecord, error) {
+	lkey := hashKey(key, "layout")
+	if pa.DB != nil {
+		l, err := pa.DB.FindLayout(ctx, pa.playerID, lkey)
+		if err == nil {
+			var rec sheetRecord
+			if json.Unmarshal(l.JSON, &rec) == nil {
+				return rec, nil
+			}
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return sheetRecord{}, err
+		}
+	}
+	rec := sheetRecord{Layouts: []judge.SkillLayout{}}
+	switch f, err := pa.freshSheetOr(readErr); {
+	case err != nil:
+		rec.Error = oneLine(err.Error())
+	case len(pa.p.Skills) == 0:
+		rec.Found = true
+		words, err := pa.Reader.Discover(f)
+		if err != nil {
+			rec.Error = oneLine(fmt.Sprintf("%s: discovering words: %v", pa.p.Sheet, err))
+		}
+		rec.Words = words
+	default:
+		rec.Found = true
+		layouts, err := pa.Reader.Locate(f, pa.p.Skills)
+		if err != nil {
+			rec.Error = oneLine(fmt.Sprintf("%s: locating skills: %v", pa.p.Sheet, err))
+		}
+		rec.Layouts = normalizeLayouts(pa.p.Skills, layouts)
+	}
+	if pa.DB != nil {
+		js, err := json.Marshal(rec)
+		if err != nil {
+			return rec, fmt.Errorf("encode layout: %w", err)
+		}
+		if err := pa.DB.SaveLayout(ctx, store.Layout{PlayerID: pa.playerID, Key: lkey,
+			Sheet: store.Photo{SHA256: fileSHABytes(pa.freshData), Path: pa.p.Sheet}, JSON: js, RunID: pa.runID}); err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+// normalizeLayouts returns one layout per declared skill, in declaration order (an empty one
+// for a skill ocr did not return).
+func normalizeLayouts(skills []string, got []judge.SkillLayout) []judge.SkillLayout {
+	out := make([]judge.SkillLayout, len(skills))
+	for i, s := range skills {
+		out[i] = judge.SkillLayout{Name: s, Letters: []judge.Letter{}}
+		for _, l := range got {
+			if l.Name == s {
+				out[i] = l
+				if out[i].Letters == nil {
+					out[i].Letters = []judge.Letter{}
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (pa *playerAudit) freshSheetOr(readErr error) (Sheet, error) {
+	if readErr != nil {
+		pa.freshDone, pa.freshErr = true, readErr
+		return nil, readErr
+	}
+	return pa.freshSheet()
+}
+
+// freshSheet finds and rectifies the untorn sheet, once.
+func (pa *playerAudit) freshSheet() (Sheet, error) {
+	if !pa.freshDone {
+		pa.freshDone = true
+		if pa.freshData == nil {
+			pa.freshErr = fmt.Errorf("%s: no photo", pa.p.Sheet)
+		} else if pa.fresh, pa.freshErr = pa.Eye.Fresh(pa.freshData, pa.m.Paper); pa.freshErr != nil {
+			pa.fresh, pa.freshErr = nil, fmt.Errorf("%s: %w", pa.p.Sheet, pa.freshErr)
+		}
+	}
+	return pa.fresh, pa.freshErr
+}
+
+func (pa *playerAudit) closeFresh() {
+	if pa.fresh != nil {
+		pa.fresh.Close()
+		pa.fresh = nil
+	}
+}
+
+func (pa *playerAudit) thumbSide() int {
+	if pa.ThumbSide > 0 {
+		return pa.ThumbSide
+	}
+	return DefaultThumbSide
+}
+
+// readPhoto reads a photo named in the manifest; errors are one line naming it as the
+// manifest does (never the folder it was found in).
+func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
+	if rel == "" {
+		return nil, "", errors.New("no photo")
+	}
+	f, err := os.Open(pa.m.Path(rel))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("%s: file not found", rel)
+		}
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, "", fmt.Errorf("%s: permission denied", rel)
+		}
+		return nil, "", fmt.Errorf("%s: cannot open", rel)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPhotoBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: cannot read", rel)
+	}
+	if len(data) > MaxPhotoBytes {
+		return nil, "", fmt.Errorf("%s: larger than %d MiB", rel, MaxPhotoBytes>>20)
+	}
+	return data, fileSHABytes(data), nil
+}
+
+// discoveryReason is the undecided reason of a tear by a player who declared no skills.
+func discoveryReason(name string, rec sheetRecord) string {
+	if len(rec.Words) == 0 {
+		return fmt.Sprintf("no skills declared for %s, and no words were found on the sheet: declare the skills in the manifest", name)
+	}
+	words := make([]string, len(rec.Words))
+	for i, w := range rec.Words {
+		words[i] = fmt.Sprintf("%q (%.0f%%)", w.Text, 100*w.Confidence)
+	}
+	return fmt.Sprintf("no skills declared for %s: confirm them among the words found on the sheet and declare them in the manifest: %s",
+		name, strings.Join(words, ", "))
+}
+
+// AnnotationLines are the text lines drawn on an annotated image and shown in reports:
+// faults or the undecided reason, then the letters left per skill.
+func AnnotationLines(r judge.TearRuling) []string {
+	var lines []string
+	head := fmt.Sprintf("tear %d: %s %s", r.Index, r.Kind, r.Skill)
+	lines = append(lines, strings.TrimSpace(head)+": "+string(r.Verdict))
+	if len(r.Faults) > 0 {
+		fs := make([]string, len(r.Faults))
+		for i, f := range r.Faults {
+			fs[i] = string(f)
+		}
+		lines = append(lines, "faults: "+strings.Join(fs, ", "))
+	}
+	if r.UndecidedReason != "" {
+		lines = append(lines, "undecided: "+r.UndecidedReason)
+	}
+	var left []string
+	for _, s := range r.Skills {
+		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
+	}
+	if len(left) > 0 {
+		lines = append(lines, "letters left: "+strings.Join(left, ", "))
+	}
+	if r.Out {
+		lines = append(lines, "OUT: "+string(r.OutReason))
+	}
+	return lines
+}
+
+// hashKey is the SHA-256 of the JSON of its parts: the identity of a computation's inputs.
+func hashKey(parts ...any) string {
+	b, err := json.Marshal(parts)
+	if err != nil {
+		b = []byte(fmt.Sprint(parts...))
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func fileSHABytes(b []byte) string {
+	if b == nil {
+		return ""
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func fileSHA(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return fileSHABytes(b)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func round(x, per float64) float64 { return math.Round(x*per) / per }

@@ -1,0 +1,283 @@
+package referee_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/referee/fake"
+	"tearcam/session"
+	"tearcam/store"
+	"tearcam/store/storetest"
+)
+
+// writeSession writes a manifest and its fake photos into a new folder and loads it.
+func writeSession(t *testing.T, manifest string, photos map[string][]byte) *session.Manifest {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range photos {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	path := filepath.Join(dir, "session.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(manifest), 0o644))
+	m, err := session.Load(path, session.Audit)
+	require.NoError(t, err)
+	return m
+}
+
+const twoPlayers = `paper: a4
+players:
+  - name: Ann
+    skills: [Archery, Tea Ceremony]
+    sheet: ann-0.jpg
+    tears:
+      - {photo: ann-1.jpg, kind: use, skill: Archery}
+      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony}
+      - {photo: ann-3.jpg, kind: penalty, skill: Tea Ceremony}
+      - {kind: last_ditch, hit: true}
+  - name: Bo
+    skills: [Cooking]
+    sheet: bo-0.jpg
+    tears:
+      - {photo: bo-1.jpg, kind: use, skill: Cooking}
+      - {photo: bo-2.jpg, kind: use, skill: Cooking}
+      - {photo: bo-3.jpg, kind: use, skill: Cooking}
+`
+
+// twoPlayerPhotos: Ann tears two letters of Archery (valid), then a damage tear that takes
+// no full letter of Tea Ceremony (faux pas), then pays it with a valid penalty tear and
+// throws the sheet. Bo's first photo is not an image, his second cannot be registered, his
+// third takes the last letters of Cooking.
+func twoPlayerPhotos() map[string][]byte {
+	valid := fake.Photo{RemovedAreaMM2: 1520.44, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true}
+	ann1, ann2, ann3 := valid, valid, valid
+	ann1.Letters = map[string]string{"Archery": "RRSSSSS"}
+	ann2.Letters = map[string]string{"Archery": "GGSSSSS", "Tea Ceremony": "SSSSSSSSSSC"}
+	ann3.Letters = map[string]string{"Archery": "GGSSSSS", "Tea Ceremony": "RRRSSSSSSSG"}
+	bo3 := valid
+	bo3.Letters = map[string]string{"Cooking": "RRRRRRR"}
+	return map[string][]byte{
+		"ann-0.jpg": fake.JSON(fake.Sheet{Sheet: true}),
+		"ann-1.jpg": fake.JSON(ann1), "ann-2.jpg": fake.JSON(ann2), "ann-3.jpg": fake.JSON(ann3),
+		"bo-0.jpg": fake.JSON(fake.Sheet{Sheet: true}),
+		"bo-1.jpg": []byte("GIF89a garbage"),
+		"bo-2.jpg": fake.JSON(fake.Photo{RegisterError: "cannot align photo with the fresh sheet: only 7 matching features"}),
+		"bo-3.jpg": fake.JSON(bo3),
+	}
+}
+
+func newReferee(db *store.DB) (*referee.Referee, *fake.Eye) {
+	eye := &fake.Eye{}
+	return &referee.Referee{Eye: eye, Reader: fake.Reader{}, DB: db, Session: "session.yaml", Command: "audit",
+		Versions: store.Versions{Tearcam: "test", OpenCV: "4.6.0", Tesseract: "5.3.0"}}, eye
+}
+
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	return b
+}
+
+func TestAuditRulesEveryTear(t *testing.T) {
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	r, eye := newReferee(nil)
+	var reported []string
+	r.OnRuling = func(player string, tr judge.TearRuling, reused bool) {
+		reported = append(reported, player+":"+string(tr.Verdict))
+	}
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	doc := res.Rulings
+	assert.Equal(t, judge.Schema, doc.Schema)
+	assert.Equal(t, "a4", doc.Paper)
+	require.Len(t, doc.Players, 2)
+
+	ann := doc.Players[0]
+	assert.True(t, ann.Sheet.Found)
+	assert.Equal(t, []judge.SkillResult{{Name: "Archery", Letters: 7, Located: 7, Confidence: 0.9}, {Name: "Tea Ceremony", Letters: 11, Located: 11, Confidence: 0.9}}, ann.Sheet.Skills)
+	require.Len(t, ann.Tears, 4)
+	assert.Equal(t, judge.Valid, ann.Tears[0].Verdict, ann.Tears[0].UndecidedReason)
+	assert.Equal(t, 2, ann.Tears[0].FullLettersRemoved)
+	assert.Equal(t, 1520.4, ann.Tears[0].RemovedAreaMM2, "rounded to 0.1 mm²")
+	assert.Equal(t, "ann-1.jpg", ann.Tears[0].Photo)
+	assert.Len(t, ann.Tears[0].SHA256, 64)
+	assert.Equal(t, judge.FauxPas, ann.Tears[1].Verdict)
+	assert.Equal(t, []judge.Fault{judge.FaultNoFullLetter}, ann.Tears[1].Faults)
+	assert.Equal(t, 1, ann.Tears[1].OwedTears)
+	assert.Equal(t, judge.Valid, ann.Tears[2].Verdict)
+	assert.Equal(t, 0, ann.Tears[2].OwedTears)
+	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}, {Name: "Tea Ceremony", Remaining: 7, Available: true}}, ann.Tears[2].Skills)
+	assert.Equal(t, judge.OutLastDitch, ann.Tears[3].OutReason)
+	assert.True(t, ann.Out)
+
+	bo := doc.Players[1]
+	require.Len(t, bo.Tears, 3)
+	assert.Equal(t, judge.Undecided, bo.Tears[0].Verdict)
+	assert.Equal(t, "measurement refused: bo-1.jpg: not a readable image", bo.Tears[0].UndecidedReason)
+	assert.Equal(t, judge.Undecided, bo.Tears[1].Verdict)
+	assert.Equal(t, "measurement refused: bo-2.jpg: cannot align photo with the fresh sheet: only 7 matching features", bo.Tears[1].UndecidedReason)
+	assert.Equal(t, judge.Valid, bo.Tears[2].Verdict)
+	assert.Equal(t, judge.OutNoSkillsLeft, bo.Tears[2].OutReason)
+
+	assert.Equal(t, []string{"Ann:valid", "Ann:faux_pas", "Ann:valid", "Ann:valid", "Bo:undecided", "Bo:undecided", "Bo:valid"}, reported)
+	assert.Equal(t, eye.Opened, eye.Closed, "every sheet closed")
+	assert.Equal(t, 2, eye.FreshCalls, "the fresh sheet is found once per player")
+	assert.NotContains(t, string(jsonOf(t, doc)), m.Dir, "no absolute paths in the rulings")
+}
+
+func TestBeforeIsLastGoodSheet(t *testing.T) {
+	// Bo's tears 1 and 2 are refused: tear 3 is measured against the fresh sheet. Register
+	// is called once per photo (and fails for tears 1 and 2), never again for a refused one.
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	m.Players = m.Players[1:]
+	r, eye := newReferee(nil)
+	_, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	assert.Equal(t, 3, eye.RegisterCalls)
+	assert.Equal(t, 1, eye.MeasureCalls)
+}
+
+func TestResumeReusesUnchangedMeasurements(t *testing.T) {
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+
+	r1, eye1 := newReferee(db)
+	res1, err := r1.Audit(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, 0, res1.Reused)
+	assert.Equal(t, 4, eye1.MeasureCalls)
+
+	r2, eye2 := newReferee(db)
+	res2, err := r2.Audit(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, 7, res2.Reused)
+	assert.Equal(t, 0, eye2.MeasureCalls+eye2.FreshCalls+eye2.RegisterCalls, "nothing recomputed, not even the fresh sheet")
+	assert.Equal(t, string(jsonOf(t, res1.Rulings)), string(jsonOf(t, res2.Rulings)))
+
+	// A new photo for Ann's tear 2 re-measures tears 2 and 3 only (against tear 1's sheet,
+	// registered again); tear 1 and Bo are re-used.
+	p := fake.Photo{RemovedAreaMM2: 900, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "GGSSSSS", "Tea Ceremony": "RSSSSSSSSSS"}}
+	require.NoError(t, os.WriteFile(m.Path("ann-2.jpg"), fake.JSON(p), 0o644))
+	r3, eye3 := newReferee(db)
+	res3, err := r3.Audit(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, 2, eye3.MeasureCalls)
+	assert.Equal(t, 1+3, res3.Reused, "Ann's tear 1 and Bo's three tears; the last ditch follows a changed tear")
+	assert.Equal(t, judge.Valid, res3.Rulings.Players[0].Tears[1].Verdict)
+	assert.Equal(t, eye3.Opened, eye3.Closed)
+
+	// A new version re-measures everything.
+	r4, eye4 := newReferee(db)
+	r4.Versions.Tearcam = "test2"
+	res4, err := r4.Audit(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, 0, res4.Reused)
+	assert.Equal(t, 4, eye4.MeasureCalls)
+
+	st, err := db.PlayerState(ctx, "session.yaml", "Bo")
+	require.NoError(t, err)
+	assert.True(t, st.Out)
+	assert.Equal(t, judge.OutNoSkillsLeft, st.OutReason)
+	assert.Equal(t, 3, st.Tears)
+}
+
+func TestRulingsAreReproducible(t *testing.T) {
+	// The same photos, manifest and versions give byte-identical JSON, with or without a
+	// database, in different folders.
+	var docs [][]byte
+	for i := range 3 {
+		m := writeSession(t, twoPlayers, twoPlayerPhotos())
+		var db *store.DB
+		if i > 0 {
+			db = storetest.MustOpenDB(t)
+		}
+		r, _ := newReferee(db)
+		res, err := r.Audit(context.Background(), m)
+		require.NoError(t, err)
+		docs = append(docs, jsonOf(t, res.Rulings))
+	}
+	assert.True(t, bytes.Equal(docs[0], docs[1]))
+	assert.True(t, bytes.Equal(docs[0], docs[2]))
+}
+
+func TestSheetProblems(t *testing.T) {
+	manifest := `players:
+  - name: Cy
+    skills: [Archery]
+    sheet: cy-0.jpg
+    tears:
+      - {photo: cy-1.jpg, kind: use, skill: Archery}
+  - name: Di
+    sheet: di-0.jpg
+    tears:
+      - {photo: di-1.jpg, kind: use, skill: Whatever}
+`
+	ok := fake.JSON(fake.Photo{Pieces: 1, RemovedAreaMM2: 1000, EdgeToEdge: true, TemplateFits: true, PaperFits: true})
+	m := writeSession(t, manifest, map[string][]byte{
+		"cy-0.jpg": fake.JSON(fake.Sheet{Sheet: true, NoSheet: true}), "cy-1.jpg": ok,
+		"di-0.jpg": fake.JSON(fake.Sheet{Sheet: true, Words: []string{"Swordsmanship", "Tea"}}), "di-1.jpg": ok,
+	})
+	r, _ := newReferee(storetest.MustOpenDB(t))
+	var words []referee.Word
+	r.OnSheet = func(player string, s judge.SheetResult, w []referee.Word) {
+		if player == "Di" {
+			words = w
+		}
+	}
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	cy := res.Rulings.Players[0]
+	assert.False(t, cy.Sheet.Found)
+	assert.Equal(t, "cy-0.jpg: no sheet of paper found", cy.Sheet.Error)
+	assert.Equal(t, judge.Undecided, cy.Tears[0].Verdict)
+	assert.Equal(t, "measurement refused: the untorn sheet could not be read: cy-0.jpg: no sheet of paper found", cy.Tears[0].UndecidedReason)
+
+	di := res.Rulings.Players[1]
+	assert.True(t, di.Sheet.Found)
+	assert.Equal(t, []judge.SkillResult{}, di.Sheet.Skills)
+	assert.Equal(t, []referee.Word{{Text: "Swordsmanship", Confidence: 0.5}, {Text: "Tea", Confidence: 0.5}}, words)
+	assert.Equal(t, judge.Undecided, di.Tears[0].Verdict)
+	assert.True(t, strings.HasPrefix(di.Tears[0].UndecidedReason, `no skills declared for Di: confirm them among the words found on the sheet`), di.Tears[0].UndecidedReason)
+	assert.Contains(t, di.Tears[0].UndecidedReason, `"Swordsmanship" (50%)`)
+}
+
+func TestImagesForReport(t *testing.T) {
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	r, _ := newReferee(nil)
+	r.Images = true
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	ann := res.Players[0]
+	require.Len(t, ann.Tears, 4)
+	assert.Equal(t, ann.Sheet, ann.Tears[0].Before, "tear 1 is measured against the fresh sheet")
+	assert.Equal(t, ann.Tears[0].After, ann.Tears[1].Before)
+	assert.Equal(t, "annotated valid", string(ann.Tears[0].Annotated))
+	assert.Nil(t, ann.Tears[3].After, "last ditch has no photo")
+	bo := res.Players[1]
+	assert.Nil(t, bo.Tears[0].Annotated, "refused tears have no annotated image")
+	assert.Equal(t, bo.Sheet, bo.Tears[2].Before, "Bo's refused photos are not the before of tear 3")
+}
+
+func TestMeasurementRoundTrip(t *testing.T) {
+	assert.Equal(t, referee.MeasurementFields, reflect.TypeOf(judge.Measurement{}).NumField(),
+		"judge.Measurement changed: update storedMeasurement")
+	m := judge.Measurement{Refused: "", RemovedAreaMM2: 1.5, Pieces: 2, EdgeToEdge: true, TemplateFits: true, PaperFitsTemplate: true,
+		Letters: []judge.SkillLetters{{Name: "A", States: []judge.LetterState{judge.LetterOnSheet, judge.LetterAmbiguous}}, {Name: "B"}},
+		Doubts:  []string{"d"}, Notes: []string{"n"}, Uncertain: []judge.Doubt{{About: judge.AboutLetters, Skill: "A", Text: "t"}}}
+	got, err := referee.RoundTripMeasurement(m)
+	require.NoError(t, err)
+	assert.Equal(t, m, got)
+}
