@@ -76,7 +76,7 @@ func (m *measured) Close() error                   { return nil }
 
 // Eye is a fake referee.Eye. Opened and Closed count Sheets made and closed.
 type Eye struct {
-	Opened, Closed               int
+	Opened, Closed                          int
 	FreshCalls, RegisterCalls, MeasureCalls int // calls, for tests of re-use
 }
 
