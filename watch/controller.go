@@ -13,7 +13,6 @@ import (
 type controller struct {
 	cfg     Config
 	ref     Referee
-	rec     Recorder
 	players []*playerState
 	sheetOf int // player announced by "sheet NAME" for the next settled sheet, or -1
 	settled []int
@@ -29,8 +28,8 @@ type playerState struct {
 	next    int          // scripted: index of the next tear in Tears
 }
 
-func newController(cfg Config, ref Referee, rec Recorder) *controller {
-	c := &controller{cfg: cfg, ref: ref, rec: rec, sheetOf: -1}
+func newController(cfg Config, ref Referee) *controller {
+	c := &controller{cfg: cfg, ref: ref, sheetOf: -1}
 	for _, p := range cfg.Players {
 		ps := &playerState{Player: p}
 		ps.rulings = judge.PlayerRulings{Name: p.Name, Tears: []judge.TearRuling{},
@@ -88,7 +87,12 @@ func (c *controller) assign(s settled) int {
 		}
 	}
 	if len(cands) > 0 {
-		p, err := c.ref.Identify(s.frame, cands)
+		f, err := s.asFrame()
+		if err != nil {
+			c.logf("frame %d: %v", s.no, err)
+			return -1
+		}
+		p, err := c.ref.Identify(f, cands)
 		if err != nil {
 			c.logf("frame %d: %v", s.no, err)
 		}
@@ -108,7 +112,12 @@ func (c *controller) assign(s settled) int {
 func (c *controller) fresh(p int, s settled) {
 	defer s.close()
 	ps := c.players[p]
-	res, err := c.ref.Fresh(p, s.frame)
+	f, err := s.asFrame()
+	if err != nil {
+		c.logf("frame %d: %v", s.no, err)
+		return
+	}
+	res, err := c.ref.Fresh(p, f)
 	if err == nil && !res.Found {
 		err = fmt.Errorf("%s", strings.TrimSpace(res.Error))
 	}
@@ -116,18 +125,7 @@ func (c *controller) fresh(p int, s settled) {
 		c.logf("frame %d: not usable as %s's fresh sheet: %v; waiting for the sheet to be laid down again", s.no, ps.Name, err)
 		return
 	}
-	png, err := encodePNG(s.frame)
-	if err != nil {
-		c.logf("frame %d: %v", s.no, err)
-		return
-	}
-	res.Photo, res.SHA256 = PhotoName(s.no), sha256Hex(png)
-	if c.rec != nil {
-		if err := c.rec.Sheet(ps.Name, res, png); err != nil {
-			c.logf("frame %d: cannot record %s's fresh sheet: %v", s.no, ps.Name, err)
-			return
-		}
-	}
+	res.Photo, res.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
 	ps.fresh = true
 	ps.rulings.Sheet = res
 	var located []string
@@ -225,34 +223,32 @@ func (c *controller) match(p int) {
 	}
 }
 
-// tear rules tear t of player p on settled frame s (nil for a last-ditch effort), records
-// the ruling, then reports it.
+// tear rules tear t of player p on settled frame s (nil for a last-ditch effort); the
+// referee has recorded the ruling when it returns, and only then is it reported.
 func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	ps := c.players[p]
 	var r judge.TearRuling
-	var annotated, png []byte
+	var annotated []byte
 	var err error
+	var f *Frame
 	if s != nil {
-		r, annotated, err = c.ref.Tear(p, t, &s.frame)
-	} else {
-		r, annotated, err = c.ref.Tear(p, t, nil)
+		var fr Frame
+		if fr, err = s.asFrame(); err == nil {
+			f = &fr
+		}
+	}
+	if err == nil {
+		r, annotated, err = c.ref.Tear(p, t, f)
 	}
 	if err != nil {
-		// The referee could not even produce an undecided ruling: make one, never guess.
+		// The referee could not even produce an undecided ruling: say so, never guess.
+		c.logf("%s tear %d (%s %s): %v", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill, err)
 		r = judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Undecided,
-			Faults: []judge.Fault{}, UndecidedReason: err.Error(), Skills: []judge.SkillState{}}
+			Faults: []judge.Fault{}, UndecidedReason: oneLine(err.Error()), Skills: []judge.SkillState{}}
 	}
 	r.Index = len(ps.rulings.Tears) + 1
-	if s != nil {
-		if png, err = encodePNG(s.frame); err != nil {
-			c.logf("frame %d: %v", s.no, err)
-		}
-		r.Photo, r.SHA256 = PhotoName(s.no), sha256Hex(png)
-	}
-	if c.rec != nil {
-		if err := c.rec.Tear(ps.Name, r, png, annotated); err != nil {
-			c.logf("%s tear %d: cannot record the ruling: %v", ps.Name, r.Index, err)
-		}
+	if f != nil {
+		r.Photo, r.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
 	}
 	ps.rulings.Tears = append(ps.rulings.Tears, r)
 	ps.rulings.Out = r.Out
@@ -263,6 +259,8 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	}
 	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat})
 }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // waiting reports whether settled frames are waiting for announcements.
 func (c *controller) waiting() bool {

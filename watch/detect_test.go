@@ -71,20 +71,20 @@ type fakeReferee struct {
 	frames    []int // rows of the frames it was given, to check they are real
 }
 
-func (f *fakeReferee) Fresh(p int, frame gocv.Mat) (judge.SheetResult, error) {
+func (f *fakeReferee) Fresh(p int, fr Frame) (judge.SheetResult, error) {
 	f.fresh = append(f.fresh, p)
 	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{}}, nil
 }
 
-func (f *fakeReferee) Identify(frame gocv.Mat, cands []int) (int, error) { return cands[0], nil }
+func (f *fakeReferee) Identify(fr Frame, cands []int) (int, error) { return cands[0], nil }
 
-func (f *fakeReferee) Tear(p int, t judge.Tear, frame *gocv.Mat) (judge.TearRuling, []byte, error) {
+func (f *fakeReferee) Tear(p int, t judge.Tear, fr *Frame) (judge.TearRuling, []byte, error) {
 	f.tears = append(f.tears, t)
 	var ann []byte
-	if frame != nil {
-		f.frames = append(f.frames, frame.Rows())
+	if fr != nil {
+		f.frames = append(f.frames, fr.Mat.Rows())
 		if f.annotated {
-			buf, err := gocv.IMEncode(gocv.JPEGFileExt, *frame)
+			buf, err := gocv.IMEncode(gocv.JPEGFileExt, fr.Mat)
 			if err != nil {
 				return judge.TearRuling{}, nil, err
 			}
@@ -113,7 +113,7 @@ func TestEveryShotSettlesOnce(t *testing.T) {
 				Paper: template.Paper{Name: "a4"}, Template: template.Default()}
 			var log strings.Builder
 			cfg.Log = &log
-			res, err := Run(context.Background(), cfg, src, ref, nil, strings.NewReader("use A\ndamage A\n"))
+			res, err := Run(context.Background(), cfg, src, ref, strings.NewReader("use A\ndamage A\n"))
 			require.NoError(t, err)
 			t.Log(log.String())
 			require.Len(t, res.Settled, len(truth.Still), "settled frames %v, still ranges %v", res.Settled, truth.Still)

@@ -59,7 +59,7 @@ func TestPageShowsRulingInChromium(t *testing.T) {
 		},
 		OnEvent: page.Update,
 	}
-	_, err = Run(context.Background(), cfg, src, &fakeReferee{annotated: true}, nil, strings.NewReader("use A\n"))
+	_, err = Run(context.Background(), cfg, src, &fakeReferee{annotated: true}, strings.NewReader("use A\n"))
 	require.NoError(t, err)
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.ruling`))))

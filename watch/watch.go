@@ -25,25 +25,26 @@ type Player struct {
 	Tears  []judge.Tear
 }
 
-// Referee judges frames: the same pipeline `tearcam audit` runs on photos. Players are
-// indexes into Config.Players. It is called from one goroutine only.
-type Referee interface {
-	// Fresh reads frame as player p's untorn sheet. An error, or Found false, means the
-	// frame was not usable as a fresh sheet; watch waits for the next settled sheet.
-	Fresh(p int, frame gocv.Mat) (judge.SheetResult, error)
-	// Identify says which of the candidate players' sheets frame shows (registration
-	// against each fresh sheet), or -1 when it shows none of them.
-	Identify(frame gocv.Mat, candidates []int) (int, error)
-	// Tear measures frame as player p's sheet after tear t and rules it; frame is nil for a
-	// last_ditch tear. annotated is a JPEG of the ruling drawn on the sheet, or nil.
-	Tear(p int, t judge.Tear, frame *gocv.Mat) (r judge.TearRuling, annotated []byte, err error)
+// Frame is a settled frame handed to the Referee.
+type Frame struct {
+	No  int      // frame number in the source, from 0
+	Mat gocv.Mat // the frame (BGR); owned by watch, valid during the call only
+	PNG []byte   // its lossless encoding: the photo recorded, whose SHA-256 rulings carry
 }
 
-// Recorder keeps rulings for good (the session database). Each call must be durable when
-// it returns: watch prints a ruling only after it was recorded.
-type Recorder interface {
-	Sheet(player string, res judge.SheetResult, photo []byte) error
-	Tear(player string, r judge.TearRuling, photo, annotated []byte) error
+// Referee judges frames: the same pipeline `tearcam audit` runs on photos. Players are
+// indexes into Config.Players. It is called from one goroutine only, and must have recorded
+// (committed) each result before it returns it: watch prints it right after.
+type Referee interface {
+	// Fresh reads f as player p's untorn sheet. An error, or Found false, means the frame
+	// was not usable as a fresh sheet; watch waits for the next settled sheet.
+	Fresh(p int, f Frame) (judge.SheetResult, error)
+	// Identify says which of the candidate players' sheets f shows (registration against
+	// each fresh sheet), or -1 when it shows none of them.
+	Identify(f Frame, candidates []int) (int, error)
+	// Tear measures f as player p's sheet after tear t and rules it; f is nil for a
+	// last_ditch tear. annotated is a JPEG of the ruling drawn on the sheet, or nil.
+	Tear(p int, t judge.Tear, f *Frame) (r judge.TearRuling, annotated []byte, err error)
 }
 
 // Event is something watch reports as it happens (to the page, the window, tests).
@@ -98,9 +99,22 @@ type settled struct {
 	no     int
 	frame  gocv.Mat
 	readAt time.Time
+	png    []byte
 }
 
 func (s *settled) close() { s.frame.Close() }
+
+// asFrame encodes the settled frame as PNG (once) for the referee.
+func (s *settled) asFrame() (Frame, error) {
+	if s.png == nil {
+		b, err := encodePNG(s.frame)
+		if err != nil {
+			return Frame{}, fmt.Errorf("frame %d: %w", s.no, err)
+		}
+		s.png = b
+	}
+	return Frame{No: s.no, Mat: s.frame, PNG: s.png}, nil
+}
 
 // PhotoName is the photo field of a ruling judged on frame n ("frame:N", DESIGN.md).
 func PhotoName(n int) string { return fmt.Sprintf("frame:%d", n) }
@@ -109,7 +123,7 @@ func PhotoName(n int) string { return fmt.Sprintf("frame:%d", n) }
 // that leaves nothing to do. Rulings are recorded as they are made; the Result holds them all.
 // The returned error is nil for a normal end (file ended, cancelled); a camera that stopped
 // is reported in Result.End and as an error wrapping ErrSourceStopped.
-func Run(ctx context.Context, cfg Config, src Source, ref Referee, rec Recorder, announcements io.Reader) (*Result, error) {
+func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements io.Reader) (*Result, error) {
 	if len(cfg.Players) == 0 {
 		return nil, errors.New("watch: no players")
 	}
@@ -128,7 +142,7 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, rec Recorder,
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	c := newController(cfg, ref, rec)
+	c := newController(cfg, ref)
 	settles := make(chan settled, 4)
 	anns := make(chan Announcement, 16)
 	annDone := make(chan struct{})
@@ -290,7 +304,7 @@ func sha256Hex(b []byte) string {
 // encodePNG encodes frame losslessly: the recorded photo is exactly the frame judged, so
 // `tearcam audit` on the recorded photos sees the same pixels.
 func encodePNG(frame gocv.Mat) ([]byte, error) {
-	buf, err := gocv.IMEncode(gocv.PNGFileExt, frame)
+	buf, err := gocv.IMEncodeWithParams(gocv.PNGFileExt, frame, []int{gocv.IMWritePngCompression, 1})
 	if err != nil {
 		return nil, fmt.Errorf("encode frame: %w", err)
 	}
