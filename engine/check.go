@@ -43,6 +43,21 @@ func (c Competence) String() string {
 // MarshalText writes the competence by name.
 func (c Competence) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
+// UnmarshalText reads a competence name: untrained (or empty), partial or trained.
+func (c *Competence) UnmarshalText(b []byte) error {
+	for _, v := range []Competence{Untrained, Partial, Trained} {
+		if string(b) == v.String() {
+			*c = v
+			return nil
+		}
+	}
+	if len(b) == 0 {
+		*c = Untrained
+		return nil
+	}
+	return fmt.Errorf("competence %q: want untrained, partial or trained", b)
+}
+
 // SkillBonus is what a skill adds to a check at a level: trained, the level; partial, half
 // the level rounded up (2..6 give 1, 2, 2, 3, 3); untrained, 0.
 func SkillBonus(level int, c Competence) int {
@@ -283,6 +298,17 @@ func (l Location) String() string {
 
 // MarshalText writes the location by name.
 func (l Location) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a location name.
+func (l *Location) UnmarshalText(b []byte) error {
+	for v := LeftLeg; v <= Head; v++ {
+		if string(b) == v.String() {
+			*l = v
+			return nil
+		}
+	}
+	return fmt.Errorf("location %q: want left_leg, right_leg, left_arm, right_arm, torso or head", b)
+}
 
 // Wound is what a hit inflicts.
 type Wound string

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -284,4 +285,21 @@ func TestThreeD6Distribution(t *testing.T) {
 			require.True(t, Roll3d6(s).Valid(), s.Name)
 		}
 	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	r := ResolveAttack(Attack{Check: CheckSpec{Level: 3, Competence: Partial, Modifiers: []Modifier{Advantage}},
+		Armour: Unarmoured, Defence: &CheckSpec{Level: 2, Competence: Trained}}, Dice{6, 5, 4}, Dice{1, 2, 3})
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	var back AttackResult
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, r, back)
+	assert.Contains(t, string(b), `"competence":"partial"`)
+	assert.Contains(t, string(b), `"locations":["left_leg","right_leg","left_arm","right_arm","torso","head"]`)
+
+	var c Competence
+	assert.Error(t, c.UnmarshalText([]byte("expert")))
+	var l Location
+	assert.Error(t, l.UnmarshalText([]byte("tail")))
 }

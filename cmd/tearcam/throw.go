@@ -1,31 +1,447 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"tearcam/engine"
+	"tearcam/judge"
+	"tearcam/store"
 )
+
+// characterSource is where `throw` and `check` find a character's standing (from the judge's
+// rulings) and record every throw and roll with what produced it.
+type characterSource interface {
+	Standing(player string) (judge.Standing, error)
+	RecordRoll(player, kind string, roll any) error
+	Close() error
+}
+
+// storeSource is a characterSource on the session database.
+type storeSource struct {
+	db      *store.DB
+	session string // "" means the player's most recent session
+}
+
+var _ characterSource = (*storeSource)(nil)
+
+// openStoreSource opens an existing session database (it is never created here: a typo in
+// --db must not make an empty database that knows no player).
+func openStoreSource(path, session string) (characterSource, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usageErrorf("--db %s: %w", path, errors.Unwrap(err))
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &storeSource{db: db, session: session}, nil
+}
+
+func (s *storeSource) Standing(player string) (judge.Standing, error) {
+	st, err := s.db.PlayerState(context.Background(), s.session, player)
+	if err != nil {
+		return judge.Standing{}, err
+	}
+	return st.Standing, nil
+}
+
+func (s *storeSource) RecordRoll(player, kind string, roll any) error {
+	_, err := s.db.RecordRoll(context.Background(), s.session, player, kind, roll)
+	return err
+}
+
+func (s *storeSource) Close() error { return s.db.Close() }
+
+// characterFlags are the flags that take the character from the session database.
+type characterFlags struct {
+	DB      string
+	Player  string
+	Session string
+	// OpenSource opens the database (a stub in tests).
+	OpenSource func(path, session string) (characterSource, error)
+}
+
+func (c *characterFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.DB, "db", "", "session database to take the character from (with --player)")
+	cmd.Flags().StringVar(&c.Player, "player", "", "the player whose character acts (with --db)")
+	cmd.Flags().StringVar(&c.Session, "session", "", "session name in the database (default: the player's most recent)")
+}
+
+// openCharacter checks that the character may use skill and returns the source to record
+// in; nil when no database was given.
+func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
+	if c.DB == "" && c.Player == "" {
+		return nil, nil
+	}
+	if c.DB == "" || c.Player == "" {
+		return nil, usageErrorf("--db and --player go together")
+	}
+	if strings.TrimSpace(skill) == "" {
+		return nil, usageErrorf("--skill is required with --player")
+	}
+	open := c.OpenSource
+	if open == nil {
+		open = openStoreSource
+	}
+	src, err := open(c.DB, c.Session)
+	if err != nil {
+		return nil, err
+	}
+	st, err := src.Standing(c.Player)
+	if err == nil {
+		err = st.CanUse(skill)
+	}
+	if err != nil {
+		src.Close()
+		if errors.Is(err, store.ErrNotFound) || errors.Is(err, judge.ErrOut) ||
+			errors.Is(err, judge.ErrSkillLost) || errors.Is(err, judge.ErrUnknownSkill) {
+			return nil, &UsageError{Err: fmt.Errorf("%s: %w", c.DB, err)}
+		}
+		return nil, err
+	}
+	return src, nil
+}
+
+// diceSource is the random source: seeded with --seed, crypto/rand otherwise.
+func diceSource(cmd *cobra.Command, seed uint64) engine.Source {
+	if cmd != nil && cmd.Flags().Changed("seed") {
+		return engine.SeededRand(seed)
+	}
+	return engine.CryptoRand()
+}
 
 // throwOptions holds the parsed flags of `tearcam throw`.
 type throwOptions struct {
 	IO *IO
+	characterFlags
+
+	Skill          string
+	Attribute      int
+	AttributeName  string
+	AllowAttribute bool
+	Series         int
+	Focus          bool
+
+	Choices   []string // the player's choices, round by round
+	GMChoices []string // the GM's (or opponent's)
+	GM        string   // random | prompt: the GM's side once GMChoices run out
+
+	Commit       string   // make a commitment for this choice and stop
+	PlayerCommit []string // commit-reveal: each side's commitments and reveals per round
+	PlayerReveal []string
+	GMCommit     []string
+	GMReveal     []string
+
+	Seed uint64
+	JSON bool
+
+	// Source is the random source (set from --seed).
+	Source engine.Source
+	// NewNonce makes commit nonces (a stub in tests).
+	NewNonce func() (string, error)
 }
 
 func newThrowCmd(iostreams *IO, runF func(*throwOptions) error) *cobra.Command {
 	opts := &throwOptions{IO: iostreams}
 	cmd := &cobra.Command{
 		Use:   "throw",
-		Short: "throw (not built yet)",
+		Short: "Make a Throw: Stones, Scrolls, Swords against the GM, best of 1, 3 or 5",
+		Long: `Make a Throw (rock-paper-scissors as Stones, Scrolls, Swords; Stones beats Swords,
+Swords beats Scrolls, Scrolls beats Stones) and print the Outcome Number: the Attribute
+modifier, +1 for winning the series or -1 for losing it, and one per draw in the winner's
+direction. Focus starts the thrower one round up.
+
+The player's choices come from --choice (one per round, draws included) or are typed at the
+prompt; the GM's from --gm-choice, then at random (--gm random) or at the prompt (--gm prompt).
+Both are revealed together each round.
+
+For play at a distance, commit-reveal: each side runs "tearcam throw --commit CHOICE" per round
+and publishes the commitment (keeping the reveal secret); once both are published, each
+reveals, and --player-commit/--player-reveal/--gm-commit/--gm-reveal resolve the throw,
+refusing any reveal that does not match its commitment.
+
+With --db and --player the character comes from the session database: it can throw only
+with a skill that still has a full letter on its sheet, and not at all once out; the throw
+is recorded there.`,
+		Example: `  tearcam throw --skill Swordsmanship --attribute 2 --series 3 --choice stones,swords
+  tearcam throw --db tearcam.db --player Ann --skill Archery --attribute 1 --focus --seed 7 --json
+  tearcam throw --commit scrolls`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Source = diceSource(cmd, opts.Seed)
 			if runF != nil {
 				return runF(opts)
 			}
 			return runThrow(opts)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Skill, "skill", "", "the {Skill} thrown")
+	f.IntVar(&opts.Attribute, "attribute", 0, "the Attribute modifier, -3..+3")
+	f.StringVar(&opts.AttributeName, "attribute-name", "", "the Attribute: Stones, Scrolls, Swords or Sorcery (informational)")
+	f.BoolVar(&opts.AllowAttribute, "allow-attribute", false, "allow an Attribute modifier outside -3..+3")
+	f.IntVar(&opts.Series, "series", 1, "Series Length: best of 1, 3 or 5")
+	f.BoolVar(&opts.Focus, "focus", false, "Focus with the Skill: start one round up")
+	f.StringSliceVar(&opts.Choices, "choice", nil, "the player's choices, one per round (stones, scrolls, swords)")
+	f.StringSliceVar(&opts.GMChoices, "gm-choice", nil, "the GM's choices, one per round")
+	f.StringVar(&opts.GM, "gm", "random", "the GM's side once --gm-choice runs out: random or prompt")
+	f.StringVar(&opts.Commit, "commit", "", "print a commitment and a reveal for this choice, then stop")
+	f.StringSliceVar(&opts.PlayerCommit, "player-commit", nil, "the player's published commitments, one per round")
+	f.StringSliceVar(&opts.PlayerReveal, "player-reveal", nil, "the player's reveals (CHOICE:NONCE), one per round")
+	f.StringSliceVar(&opts.GMCommit, "gm-commit", nil, "the GM's published commitments, one per round")
+	f.StringSliceVar(&opts.GMReveal, "gm-reveal", nil, "the GM's reveals (CHOICE:NONCE), one per round")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed the random source for reproducible play (default: crypto/rand)")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	opts.characterFlags.add(cmd)
 	return cmd
 }
 
+// throwReport is what `throw` prints with --json and records in the database.
+type throwReport struct {
+	Player string `json:"player,omitempty"`
+	engine.ThrowResult
+}
+
 func runThrow(opts *throwOptions) error {
-	return errors.New("throw: not built yet")
+	if opts.Commit != "" {
+		return runCommit(opts)
+	}
+	spec := engine.ThrowSpec{Skill: opts.Skill, Attribute: opts.AttributeName, Modifier: opts.Attribute,
+		AllowModifier: opts.AllowAttribute, Series: opts.Series, Focus: opts.Focus}
+	if err := spec.Validate(); err != nil {
+		if errors.Is(err, engine.ErrAttribute) {
+			return usageErrorf("--attribute %+d is outside -3..+3 (use --allow-attribute to exceed it)", opts.Attribute)
+		}
+		if errors.Is(err, engine.ErrSeriesLength) {
+			return usageErrorf("--series %d: the series is best of 1, 3 or 5", opts.Series)
+		}
+		return &UsageError{Err: err}
+	}
+	player, gm, err := throwChoosers(opts)
+	if err != nil {
+		return err
+	}
+	src, err := opts.openCharacter(opts.Skill)
+	if err != nil {
+		return err
+	}
+	if src != nil {
+		defer src.Close()
+	}
+	res, err := engine.Throw(spec, player, gm)
+	if err != nil {
+		if errors.Is(err, engine.ErrBadChoice) {
+			return &UsageError{Err: fmt.Errorf("throw: %w", err)}
+		}
+		return fmt.Errorf("throw: %w", err)
+	}
+	if !opts.usesCommitReveal() {
+		res.Source = gmSourceName(opts)
+	} else {
+		res.Source = "commit-reveal"
+	}
+	rep := throwReport{Player: opts.Player, ThrowResult: res}
+	if src != nil {
+		// Recorded before it is reported: nothing is shown that the database lacks.
+		if err := src.RecordRoll(opts.Player, "throw", rep); err != nil {
+			return fmt.Errorf("record throw: %w", err)
+		}
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, rep)
+	}
+	return printThrow(opts.IO.Out, rep)
+}
+
+func gmSourceName(opts *throwOptions) string {
+	if opts.GM == "prompt" {
+		return "prompt"
+	}
+	return opts.Source.Name
+}
+
+func (opts *throwOptions) usesCommitReveal() bool {
+	return len(opts.PlayerCommit)+len(opts.PlayerReveal)+len(opts.GMCommit)+len(opts.GMReveal) > 0
+}
+
+// throwChoosers builds both sides' choosers from the flags.
+func throwChoosers(opts *throwOptions) (player, gm engine.Chooser, err error) {
+	if opts.usesCommitReveal() {
+		if len(opts.Choices)+len(opts.GMChoices) > 0 {
+			return nil, nil, usageErrorf("--choice and --gm-choice do not mix with commit-reveal")
+		}
+		p, err := committed("player", opts.PlayerCommit, opts.PlayerReveal)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := committed("gm", opts.GMCommit, opts.GMReveal)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, g, nil
+	}
+	pc, err := parseChoices("--choice", opts.Choices)
+	if err != nil {
+		return nil, nil, err
+	}
+	gc, err := parseChoices("--gm-choice", opts.GMChoices)
+	if err != nil {
+		return nil, nil, err
+	}
+	prompt := &prompter{in: bufio.NewReader(opts.IO.In), out: opts.IO.ErrOut}
+	player = engine.Then{First: pc, Next: promptChooser{p: prompt, who: "player"}}
+	switch opts.GM {
+	case "random":
+		gm = engine.Then{First: gc, Next: engine.Random{Rand: opts.Source}}
+	case "prompt":
+		gm = engine.Then{First: gc, Next: promptChooser{p: prompt, who: "GM"}}
+	default:
+		return nil, nil, usageErrorf("--gm %q: want random or prompt", opts.GM)
+	}
+	return player, gm, nil
+}
+
+func parseChoices(flag string, in []string) (engine.Fixed, error) {
+	var out engine.Fixed
+	for _, s := range in {
+		c, err := engine.ParseChoice(s)
+		if err != nil {
+			return nil, usageErrorf("%s: %w", flag, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func committed(side string, commits, reveals []string) (engine.Chooser, error) {
+	if len(commits) == 0 || len(commits) != len(reveals) {
+		return nil, usageErrorf("commit-reveal: --%s-commit and --%s-reveal need one entry each per round (%d and %d given)",
+			side, side, len(commits), len(reveals))
+	}
+	c := engine.Committed{Commitments: commits}
+	for _, r := range reveals {
+		rv, err := engine.ParseReveal(r)
+		if err != nil {
+			return nil, usageErrorf("--%s-reveal: %w", side, err)
+		}
+		c.Reveals = append(c.Reveals, rv)
+	}
+	return c, nil
+}
+
+// runCommit prints a commitment and the matching reveal for one round's choice.
+func runCommit(opts *throwOptions) error {
+	c, err := engine.ParseChoice(opts.Commit)
+	if err != nil {
+		return usageErrorf("--commit: %w", err)
+	}
+	newNonce := opts.NewNonce
+	if newNonce == nil {
+		newNonce = engine.NewNonce
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return err
+	}
+	rv := engine.Reveal{Choice: c, Nonce: nonce}
+	commitment := engine.Commitment(c, nonce)
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, struct {
+			Commitment string `json:"commitment"`
+			Reveal     string `json:"reveal"`
+		}{commitment, rv.String()})
+	}
+	_, err = fmt.Fprintf(opts.IO.Out, "commitment %s\nreveal %s\n", commitment, rv)
+	if err == nil {
+		fmt.Fprintln(opts.IO.ErrOut, "publish the commitment now; keep the reveal secret until both sides have published theirs")
+	}
+	return err
+}
+
+// prompter reads choices typed at the terminal.
+type prompter struct {
+	in  *bufio.Reader
+	out io.Writer
+}
+
+type promptChooser struct {
+	p   *prompter
+	who string
+}
+
+func (c promptChooser) Choose(round int) (engine.Choice, error) {
+	for {
+		fmt.Fprintf(c.p.out, "round %d, %s's throw (stones, scrolls, swords): ", round, c.who)
+		line, err := c.p.in.ReadString('\n')
+		if strings.TrimSpace(line) == "" {
+			if err != nil {
+				return 0, usageErrorf("no throw typed for round %d (give --choice or --gm-choice, or type one)", round)
+			}
+			continue
+		}
+		ch, perr := engine.ParseChoice(line)
+		if perr == nil {
+			return ch, nil
+		}
+		if err != nil {
+			return 0, usageErrorf("round %d: %w", round, perr)
+		}
+		fmt.Fprintf(c.p.out, "%v\n", perr)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func printThrow(w io.Writer, r throwReport) error {
+	var b strings.Builder
+	s := r.Spec
+	fmt.Fprintf(&b, "Throw")
+	if r.Player != "" {
+		fmt.Fprintf(&b, " by %s", r.Player)
+	}
+	if s.Skill != "" {
+		fmt.Fprintf(&b, " with %s", s.Skill)
+	}
+	attr := "Attribute"
+	if s.Attribute != "" {
+		attr = s.Attribute
+	}
+	fmt.Fprintf(&b, ": %s %+d, best of %d", attr, s.Modifier, s.Series)
+	if s.Focus {
+		b.WriteString(", Focus (one round up)")
+	}
+	b.WriteString("\n")
+	for i, rd := range r.Rounds {
+		res := map[int]string{1: "won", -1: "lost", 0: "draw"}[rd.Result]
+		fmt.Fprintf(&b, "round %d: %s vs %s: %s\n", i+1, rd.Player, rd.Opponent, res)
+	}
+	verb := "lost"
+	if r.Won {
+		verb = "won"
+	}
+	fmt.Fprintf(&b, "series %s %d-%d, %d %s\n", verb, r.PlayerWins, r.OpponentWins, r.Draws, plural(r.Draws, "draw", "draws"))
+	fmt.Fprintf(&b, "Outcome Number %+d = Attribute %+d, Throw Winner %+d, Draw Break %+d\n",
+		r.Outcome, s.Modifier, r.Winner, r.DrawBreak)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,0 +1,359 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/engine"
+	"tearcam/judge"
+	"tearcam/store"
+)
+
+// stubSource is a characterSource with fixed standings that keeps what it records.
+type stubSource struct {
+	standings map[string]judge.Standing
+	recorded  []recorded
+	closed    bool
+	failWith  error
+}
+
+type recorded struct {
+	player, kind string
+	data         string
+}
+
+var _ characterSource = (*stubSource)(nil)
+
+func (s *stubSource) Standing(player string) (judge.Standing, error) {
+	st, ok := s.standings[player]
+	if !ok {
+		return judge.Standing{}, fmt.Errorf("player %q: %w", player, store.ErrNotFound)
+	}
+	return st, nil
+}
+
+func (s *stubSource) RecordRoll(player, kind string, roll any) error {
+	if s.failWith != nil {
+		return s.failWith
+	}
+	b, err := json.Marshal(roll)
+	if err != nil {
+		return err
+	}
+	s.recorded = append(s.recorded, recorded{player, kind, string(b)})
+	return nil
+}
+
+func (s *stubSource) Close() error { s.closed = true; return nil }
+
+// newStub has Ann (Archery 7 letters left, Hopscotch lost) and Bo (out, last ditch).
+func newStub() *stubSource {
+	return &stubSource{standings: map[string]judge.Standing{
+		"Ann": {Name: "Ann", Skills: []judge.SkillState{
+			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0}}},
+		"Bo": {Name: "Bo", Out: true, OutReason: judge.OutLastDitch, Skills: []judge.SkillState{
+			{Name: "Cooking", Remaining: 7}}},
+	}}
+}
+
+func (s *stubSource) opener() func(string, string) (characterSource, error) {
+	return func(string, string) (characterSource, error) { return s, nil }
+}
+
+func TestThrowFlags(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  string
+		check func(t *testing.T, o *throwOptions)
+	}{
+		{"defaults", "", func(t *testing.T, o *throwOptions) {
+			assert.Equal(t, 1, o.Series)
+			assert.Equal(t, 0, o.Attribute)
+			assert.Equal(t, "random", o.GM)
+			assert.Equal(t, "crypto/rand", o.Source.Name)
+			assert.False(t, o.Focus)
+		}},
+		{"everything", "--skill Archery --attribute -2 --attribute-name Swords --series 5 --focus --choice stones,swords --choice scrolls --gm-choice rock --gm prompt --seed 7 --json",
+			func(t *testing.T, o *throwOptions) {
+				assert.Equal(t, "Archery", o.Skill)
+				assert.Equal(t, -2, o.Attribute)
+				assert.Equal(t, "Swords", o.AttributeName)
+				assert.Equal(t, 5, o.Series)
+				assert.True(t, o.Focus)
+				assert.Equal(t, []string{"stones", "swords", "scrolls"}, o.Choices)
+				assert.Equal(t, []string{"rock"}, o.GMChoices)
+				assert.Equal(t, "prompt", o.GM)
+				assert.Equal(t, "seed:7", o.Source.Name)
+				assert.True(t, o.JSON)
+			}},
+		{"database", "--db t.db --player Ann --session s.yaml --skill Archery", func(t *testing.T, o *throwOptions) {
+			assert.Equal(t, "t.db", o.DB)
+			assert.Equal(t, "Ann", o.Player)
+			assert.Equal(t, "s.yaml", o.Session)
+		}},
+		{"commit-reveal", "--player-commit a,b --player-reveal stones:n1 --gm-commit c --gm-reveal swords:n2 --allow-attribute --attribute 5",
+			func(t *testing.T, o *throwOptions) {
+				assert.Equal(t, []string{"a", "b"}, o.PlayerCommit)
+				assert.Equal(t, []string{"stones:n1"}, o.PlayerReveal)
+				assert.Equal(t, []string{"c"}, o.GMCommit)
+				assert.Equal(t, []string{"swords:n2"}, o.GMReveal)
+				assert.True(t, o.AllowAttribute)
+				assert.Equal(t, 5, o.Attribute)
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			iostreams, _, _ := testIO()
+			var got *throwOptions
+			cmd := newThrowCmd(iostreams, func(o *throwOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tc.args))
+			require.NoError(t, cmd.Execute())
+			require.NotNil(t, got)
+			tc.check(t, got)
+		})
+	}
+}
+
+func TestThrowBadUsageExitsTwo(t *testing.T) {
+	for _, args := range []string{
+		"throw --series 2",
+		"throw --series x",
+		"throw --attribute 4 --choice stones --gm-choice swords",
+		"throw --attribute -4 --choice stones --gm-choice swords",
+		"throw --choice wands",
+		"throw --gm cheat",
+		"throw --commit wands",
+		"throw --player Ann",
+		"throw --player-commit abc --player-reveal stones:0123456789abcdef",
+		"throw extra-arg",
+		"throw --db /nonexistent/t.db --player Ann --skill Archery --choice stones --gm-choice swords",
+	} {
+		t.Run(args, func(t *testing.T) {
+			iostreams, out, errOut := testIO()
+			assert.Equal(t, 2, Main(strings.Fields(args), iostreams))
+			assert.Empty(t, out.String())
+			assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
+		})
+	}
+}
+
+func throwOpts(t *testing.T) (*throwOptions, *strings.Builder) {
+	t.Helper()
+	iostreams, _, _ := testIO()
+	o := &throwOptions{IO: iostreams, Series: 1, GM: "random", Source: engine.SeededRand(1)}
+	var sb strings.Builder
+	o.IO.Out = &sb
+	return o, &sb
+}
+
+func TestRunThrowOutput(t *testing.T) {
+	o, out := throwOpts(t)
+	o.Skill, o.AttributeName, o.Attribute, o.Series = "Archery", "Swords", 2, 3
+	// stones-swords won, stones-stones draw, scrolls-swords lost, swords-scrolls won: 2-1 with
+	// 1 draw. Outcome 2 + 1 + 1 = 4.
+	o.Choices = []string{"stones", "stones", "scrolls", "swords"}
+	o.GMChoices = []string{"swords", "stones", "swords", "scrolls"}
+	require.NoError(t, runThrow(o))
+	assert.Equal(t, `Throw with Archery: Swords +2, best of 3
+round 1: stones vs swords: won
+round 2: stones vs stones: draw
+round 3: scrolls vs swords: lost
+round 4: swords vs scrolls: won
+series won 2-1, 1 draw
+Outcome Number +4 = Attribute +2, Throw Winner +1, Draw Break +1
+`, out.String())
+}
+
+func TestRunThrowJSONSeededReproducible(t *testing.T) {
+	run := func() string {
+		o, out := throwOpts(t)
+		o.Source, o.Series, o.Focus, o.JSON = engine.SeededRand(99), 5, true, true
+		o.IO.In = strings.NewReader("")
+		o.GM = "random"
+		// The player's side is random too here: feed it through --choice from the same seed.
+		src := engine.SeededRand(5)
+		for range 40 {
+			c, _ := engine.Random{Rand: src}.Choose(0)
+			o.Choices = append(o.Choices, c.String())
+		}
+		require.NoError(t, runThrow(o))
+		return out.String()
+	}
+	a := run()
+	assert.Equal(t, a, run())
+	var r throwReport
+	require.NoError(t, json.Unmarshal([]byte(a), &r))
+	assert.Equal(t, "seed:99", r.Source)
+	assert.True(t, r.Spec.Focus)
+	assert.Equal(t, r.Spec.Modifier+r.Winner+r.DrawBreak, r.Outcome)
+}
+
+func TestRunThrowPrompt(t *testing.T) {
+	o, out := throwOpts(t)
+	var prompts strings.Builder
+	o.IO.ErrOut = &prompts
+	// A blank line and a typo are asked again; the GM's choices are given.
+	o.IO.In = strings.NewReader("\nwands\nrock\nScissors\n")
+	o.GMChoices = []string{"stones", "scrolls"}
+	require.NoError(t, runThrow(o))
+	assert.Equal(t, "round 1, player's throw (stones, scrolls, swords): "+
+		"round 1, player's throw (stones, scrolls, swords): "+
+		"\"wands\\n\": not stones, scrolls or swords\n"+
+		"round 1, player's throw (stones, scrolls, swords): "+
+		"round 2, player's throw (stones, scrolls, swords): ", prompts.String())
+	assert.Contains(t, out.String(), "round 1: stones vs stones: draw\nround 2: swords vs scrolls: won\n")
+
+	o, _ = throwOpts(t)
+	o.IO.In = strings.NewReader("")
+	o.GMChoices = []string{"stones"}
+	err := runThrow(o)
+	var ue *UsageError
+	assert.ErrorAs(t, err, &ue)
+	assert.ErrorContains(t, err, "no throw typed for round 1")
+}
+
+func TestRunThrowCommitReveal(t *testing.T) {
+	o, out := throwOpts(t)
+	o.NewNonce = func() (string, error) { return "0123456789abcdef", nil }
+	o.Commit = "stones"
+	require.NoError(t, runThrow(o))
+	// printf 'stones:0123456789abcdef' | sha256sum
+	assert.Equal(t, "commitment 9ad276a02f9f9b9e1637b0923a958b9f4e2e9a85927b682a0e73b5138300cf17\n"+
+		"reveal stones:0123456789abcdef\n", out.String())
+
+	pn, gn := "player-nonce-00001", "gm-nonce-000000001"
+	o, out = throwOpts(t)
+	o.PlayerCommit = []string{engine.Commitment(engine.Scrolls, pn)}
+	o.PlayerReveal = []string{"scrolls:" + pn}
+	o.GMCommit = []string{engine.Commitment(engine.Stones, gn)}
+	o.GMReveal = []string{"stones:" + gn}
+	require.NoError(t, runThrow(o))
+	assert.Contains(t, out.String(), "round 1: scrolls vs stones: won\n")
+
+	// The GM reveals swords after seeing scrolls: refused, and not as bad usage (exit 1).
+	o, _ = throwOpts(t)
+	o.PlayerCommit = []string{engine.Commitment(engine.Scrolls, pn)}
+	o.PlayerReveal = []string{"scrolls:" + pn}
+	o.GMCommit = []string{engine.Commitment(engine.Stones, gn)}
+	o.GMReveal = []string{"swords:" + gn}
+	err := runThrow(o)
+	assert.ErrorIs(t, err, engine.ErrCommitMismatch)
+	assert.Equal(t, 1, ExitCode(err))
+	assert.ErrorContains(t, err, "opponent: round 1")
+
+	// A draw needs another committed round, which was not given: bad usage.
+	o, _ = throwOpts(t)
+	o.PlayerCommit = []string{engine.Commitment(engine.Stones, pn)}
+	o.PlayerReveal = []string{"stones:" + pn}
+	o.GMCommit = []string{engine.Commitment(engine.Stones, gn)}
+	o.GMReveal = []string{"stones:" + gn}
+	err = runThrow(o)
+	assert.ErrorIs(t, err, engine.ErrNoChoice)
+}
+
+func TestRunThrowCharacter(t *testing.T) {
+	tests := []struct {
+		name    string
+		player  string
+		skill   string
+		wantErr string // "" for success
+	}{
+		{"available skill", "Ann", "Archery", ""},
+		{"skill name as spoken", "Ann", "archery", ""},
+		{"lost skill", "Ann", "Hopscotch", "Ann has lost Hopscotch"},
+		{"unknown skill", "Ann", "Juggling", `Ann has no skill "Juggling"`},
+		{"out", "Bo", "Cooking", "Bo is out (last_ditch)"},
+		{"unknown player", "Cy", "Archery", `player "Cy"`},
+		{"no skill", "Ann", "", "--skill is required with --player"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stub := newStub()
+			o, out := throwOpts(t)
+			o.DB, o.Player, o.Skill, o.OpenSource = "t.db", tc.player, tc.skill, stub.opener()
+			o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+			err := runThrow(o)
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Equal(t, 2, ExitCode(err), err.Error())
+				assert.Contains(t, err.Error(), tc.wantErr)
+				assert.Empty(t, stub.recorded)
+				assert.Empty(t, out.String())
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, stub.recorded, 1)
+			assert.Equal(t, "Ann", stub.recorded[0].player)
+			assert.Equal(t, "throw", stub.recorded[0].kind)
+			assert.Contains(t, stub.recorded[0].data, `"outcome":1`)
+			assert.Contains(t, stub.recorded[0].data, `"player":"Ann"`)
+			assert.True(t, stub.closed)
+			assert.Contains(t, out.String(), "Throw by Ann with "+tc.skill)
+		})
+	}
+
+	// A record that fails is an error, and nothing is reported.
+	stub := newStub()
+	stub.failWith = errors.New("disk full")
+	o, out := throwOpts(t)
+	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
+	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+	assert.ErrorContains(t, runThrow(o), "record throw: disk full")
+	assert.Empty(t, out.String())
+}
+
+// The real session database: a throw and a check are recorded as events, and a lost skill
+// or an out character is refused.
+func TestThrowAndCheckWithStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tearcam.db")
+	db, err := store.Open(path)
+	require.NoError(t, err)
+	ctx := context.Background()
+	sid, err := db.PutSession(ctx, store.Session{Name: "session.yaml", Paper: "a4"})
+	require.NoError(t, err)
+	_, err = db.PutPlayer(ctx, store.Player{SessionID: sid, Name: "Ann", Position: 1,
+		Skills: []string{"Archery", "Hop"}, Tears: 1})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	iostreams, out, errOut := testIO()
+	code := Main([]string{"throw", "--db", path, "--player", "Ann", "--skill", "Archery",
+		"--choice", "stones", "--gm-choice", "swords", "--json"}, iostreams)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), `"outcome": 1`)
+
+	iostreams, _, errOut = testIO()
+	code = Main([]string{"check", "--db", path, "--player", "Ann", "--skill", "Hop",
+		"--dice", "3,4,5", "--ts", "12"}, iostreams)
+	require.Equal(t, 0, code, errOut.String())
+
+	iostreams, _, errOut = testIO()
+	code = Main([]string{"throw", "--db", path, "--player", "Ann", "--skill", "Cooking",
+		"--choice", "stones", "--gm-choice", "swords"}, iostreams)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), `Ann has no skill "Cooking"`)
+
+	iostreams, _, errOut = testIO()
+	code = Main([]string{"throw", "--db", path, "--player", "Nobody", "--skill", "Archery",
+		"--choice", "stones", "--gm-choice", "swords"}, iostreams)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "not found")
+
+	db, err = store.Open(path)
+	require.NoError(t, err)
+	defer db.Close()
+	evs, err := db.Events(ctx, "session.yaml", "Ann")
+	require.NoError(t, err)
+	require.Len(t, evs, 2)
+	assert.Equal(t, "throw", evs[0].Kind)
+	assert.Equal(t, "check", evs[1].Kind)
+	assert.Contains(t, string(evs[1].Data), `"dice":[3,4,5]`)
+}
