@@ -210,7 +210,9 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				if counts {
 					d.removed++
 				}
-			case LetterCut, LetterGone:
+			case LetterCut:
+			case LetterGone:
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (lost in an earlier undecided tear): counted gone", j+1, runes[j], s.name))
 			default: // LetterUnknown, LetterAmbiguous, or an invalid state
 				if s.located[j] {
 					d.undecided = append(d.undecided, fmt.Sprintf("letter %d (%c) of %s is %s", j+1, runes[j], s.name, st[j]))

@@ -202,6 +202,9 @@ func TestRuleOneTear(t *testing.T) {
 		// Seed "LAST DITCH EFFORT": out whether the ball hits or misses; letters unchanged.
 		{name: "last ditch hit", tear: Tear{Kind: KindLastDitch, Hit: true},
 			verdict: Valid, faults: []Fault{}, skills: left(3, 3, false), out: OutLastDitch, noteMatch: "hit the GM"},
+		// "even a skill that is not on their character sheet"
+		{name: "last ditch with a skill not on the sheet", tear: Tear{Kind: KindLastDitch, Skill: "Flying", Hit: true},
+			verdict: Valid, faults: []Fault{}, skills: left(3, 3, false), out: OutLastDitch},
 		{name: "last ditch miss", tear: Tear{Kind: KindLastDitch},
 			verdict: Valid, faults: []Fault{}, skills: left(3, 3, false), out: OutLastDitch, noteMatch: "missed the GM"},
 		// All letters of both skills gone in one tear: "no skills remaining".
@@ -306,7 +309,8 @@ func TestRuleSequences(t *testing.T) {
 			// ambiguous: undecided, Hop still counted 3, nothing owed.
 			{tear: use("Hop"), m: faux("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "ambiguous"},
 			// the next measurement, against the photo after the undecided tear, reports H gone.
-			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true},
+			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
+				note: "letter 1 (H) of Hop was not on the sheet before this tear"},
 		}},
 		{name: "undecided keeps paper and owed", steps: []step{
 			{tear: use("Hop"), m: faux("ROO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true},
@@ -500,4 +504,23 @@ func TestRulingsDeterministicJSON(t *testing.T) {
 	assert.Contains(t, string(a), `"name":"Bo","sheet":{"photo":"","sha256":"","found":false,"skills":[]},"tears":[]`)
 	assert.NotContains(t, string(a), "null")
 	assert.True(t, errors.Is(StandingOf(ann).CanUse("Axe"), ErrOut))
+}
+
+func TestSucceeds(t *testing.T) {
+	yes, no := true, false
+	tests := []struct {
+		r    TearRuling
+		want bool
+	}{
+		{TearRuling{Kind: KindUse, Verdict: Valid}, true},
+		{TearRuling{Kind: KindUse, Verdict: FauxPas}, false},
+		{TearRuling{Kind: KindUse, Verdict: Undecided}, false},
+		{TearRuling{Kind: KindDamage, Verdict: Valid}, false},
+		{TearRuling{Kind: KindPenalty, Verdict: Valid}, false},
+		{TearRuling{Kind: KindLastDitch, Verdict: Valid, Hit: &yes}, true},
+		{TearRuling{Kind: KindLastDitch, Verdict: Valid, Hit: &no}, false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, tc.r.Succeeds(), "%s %s", tc.r.Kind, tc.r.Verdict)
+	}
 }

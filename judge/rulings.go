@@ -136,3 +136,18 @@ func (c *Character) Standing() Standing {
 	out, reason := c.Out()
 	return Standing{Name: c.name, Skills: c.Skills(), Owed: c.owed, Out: out, OutReason: reason}
 }
+
+// Succeeds says whether the action a tear paid for succeeds automatically (seed: "the
+// player must make a tear and then automatically succeed"): a use tear ruled valid, or a
+// last ditch effort whose ball hit the GM. A faux pas or undecided use tear does not (the GM
+// decides, once the owed tear is made or the ruling is settled); damage and penalty tears
+// pay for nothing.
+func (r TearRuling) Succeeds() bool {
+	switch r.Kind {
+	case KindUse:
+		return r.Verdict == Valid
+	case KindLastDitch:
+		return r.Hit != nil && *r.Hit
+	}
+	return false
+}

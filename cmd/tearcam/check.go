@@ -221,6 +221,7 @@ func runCheck(opts *checkOptions) error {
 			return err
 		}
 	}
+	opts.warn = opts.IO.ErrOut
 	src, err := opts.openCharacter(opts.Skill)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -68,6 +69,7 @@ type characterFlags struct {
 	Session string
 	// OpenSource opens the database (a stub in tests).
 	OpenSource func(path, session string) (characterSource, error)
+	warn       io.Writer // status messages (stderr)
 }
 
 func (c *characterFlags) add(cmd *cobra.Command) {
@@ -99,6 +101,9 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	st, err := src.Standing(c.Player)
 	if err == nil {
 		err = st.CanUse(skill)
+	}
+	if err == nil && st.Owed > 0 && c.warn != nil {
+		fmt.Fprintf(c.warn, "note: %s still owes %d %s after a faux pas\n", c.Player, st.Owed, plural(st.Owed, "tear", "tears"))
 	}
 	if err != nil {
 		src.Close()
@@ -226,7 +231,9 @@ func runThrow(opts *throwOptions) error {
 		}
 		return &UsageError{Err: err}
 	}
-	player, gm, err := throwChoosers(opts)
+	used := &sources{}
+	opts.warn = opts.IO.ErrOut
+	player, gm, err := throwChoosers(opts, used)
 	if err != nil {
 		return err
 	}
@@ -244,11 +251,7 @@ func runThrow(opts *throwOptions) error {
 		}
 		return fmt.Errorf("throw: %w", err)
 	}
-	if !opts.usesCommitReveal() {
-		res.Source = gmSourceName(opts)
-	} else {
-		res.Source = "commit-reveal"
-	}
+	res.Source = used.String()
 	rep := throwReport{Player: opts.Player, ThrowResult: res}
 	if src != nil {
 		// Recorded before it is reported: nothing is shown that the database lacks.
@@ -262,19 +265,43 @@ func runThrow(opts *throwOptions) error {
 	return printThrow(opts.IO.Out, rep)
 }
 
-func gmSourceName(opts *throwOptions) string {
-	if opts.GM == "prompt" {
-		return "prompt"
+// sources notes where each side's choices came from, for the record.
+type sources struct{ player, gm []string }
+
+func (s *sources) String() string {
+	if len(s.player)+len(s.gm) == 0 {
+		return "no round thrown"
 	}
-	return opts.Source.Name
+	join := func(v []string) string {
+		if len(v) == 0 {
+			return "none"
+		}
+		return strings.Join(v, ", ")
+	}
+	return "player: " + join(s.player) + "; GM: " + join(s.gm)
+}
+
+// tracked is a Chooser that notes its name in *used the first time it gives a choice.
+type tracked struct {
+	name string
+	c    engine.Chooser
+	used *[]string
+}
+
+func (t tracked) Choose(round int) (engine.Choice, error) {
+	c, err := t.c.Choose(round)
+	if err == nil && !slices.Contains(*t.used, t.name) {
+		*t.used = append(*t.used, t.name)
+	}
+	return c, err
 }
 
 func (opts *throwOptions) usesCommitReveal() bool {
 	return len(opts.PlayerCommit)+len(opts.PlayerReveal)+len(opts.GMCommit)+len(opts.GMReveal) > 0
 }
 
-// throwChoosers builds both sides' choosers from the flags.
-func throwChoosers(opts *throwOptions) (player, gm engine.Chooser, err error) {
+// throwChoosers builds both sides' choosers from the flags; used learns which gave choices.
+func throwChoosers(opts *throwOptions, used *sources) (player, gm engine.Chooser, err error) {
 	if opts.usesCommitReveal() {
 		if len(opts.Choices)+len(opts.GMChoices) > 0 {
 			return nil, nil, usageErrorf("--choice and --gm-choice do not mix with commit-reveal")
@@ -287,7 +314,7 @@ func throwChoosers(opts *throwOptions) (player, gm engine.Chooser, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return p, g, nil
+		return tracked{"commit-reveal", p, &used.player}, tracked{"commit-reveal", g, &used.gm}, nil
 	}
 	pc, err := parseChoices("--choice", opts.Choices)
 	if err != nil {
@@ -298,15 +325,18 @@ func throwChoosers(opts *throwOptions) (player, gm engine.Chooser, err error) {
 		return nil, nil, err
 	}
 	prompt := &prompter{in: bufio.NewReader(opts.IO.In), out: opts.IO.ErrOut}
-	player = engine.Then{First: pc, Next: promptChooser{p: prompt, who: "player"}}
+	player = engine.Then{First: tracked{"--choice", pc, &used.player},
+		Next: tracked{"prompt", promptChooser{p: prompt, who: "player"}, &used.player}}
+	var next engine.Chooser
 	switch opts.GM {
 	case "random":
-		gm = engine.Then{First: gc, Next: engine.Random{Rand: opts.Source}}
+		next = tracked{opts.Source.Name, engine.Random{Rand: opts.Source}, &used.gm}
 	case "prompt":
-		gm = engine.Then{First: gc, Next: promptChooser{p: prompt, who: "GM"}}
+		next = tracked{"prompt", promptChooser{p: prompt, who: "GM"}, &used.gm}
 	default:
 		return nil, nil, usageErrorf("--gm %q: want random or prompt", opts.GM)
 	}
+	gm = engine.Then{First: tracked{"--gm-choice", gc, &used.gm}, Next: next}
 	return player, gm, nil
 }
 

@@ -191,7 +191,7 @@ func TestRunThrowJSONSeededReproducible(t *testing.T) {
 	assert.Equal(t, a, run())
 	var r throwReport
 	require.NoError(t, json.Unmarshal([]byte(a), &r))
-	assert.Equal(t, "seed:99", r.Source)
+	assert.Equal(t, "player: --choice; GM: seed:99", r.Source)
 	assert.True(t, r.Spec.Focus)
 	assert.Equal(t, r.Spec.Modifier+r.Winner+r.DrawBreak, r.Outcome)
 }
@@ -210,6 +210,21 @@ func TestRunThrowPrompt(t *testing.T) {
 		"round 1, player's throw (stones, scrolls, swords): "+
 		"round 2, player's throw (stones, scrolls, swords): ", prompts.String())
 	assert.Contains(t, out.String(), "round 1: stones vs stones: draw\nround 2: swords vs scrolls: won\n")
+
+	// Where the choices came from is part of the record.
+	o, out = throwOpts(t)
+	o.IO.In = strings.NewReader("rock\n")
+	o.GMChoices, o.JSON = []string{"swords"}, true
+	require.NoError(t, runThrow(o))
+	assert.Contains(t, out.String(), `"source": "player: prompt; GM: --gm-choice"`)
+	o, out = throwOpts(t)
+	o.Focus, o.JSON = true, true
+	require.NoError(t, runThrow(o))
+	assert.Contains(t, out.String(), `"source": "no round thrown"`)
+	o, out = throwOpts(t)
+	o.Choices, o.GMChoices, o.JSON = []string{"rock", "rock"}, []string{"rock"}, true
+	require.NoError(t, runThrow(o))
+	assert.Contains(t, out.String(), `"source": "player: --choice; GM: --gm-choice, seed:1"`)
 
 	o, _ = throwOpts(t)
 	o.IO.In = strings.NewReader("")
@@ -235,8 +250,10 @@ func TestRunThrowCommitReveal(t *testing.T) {
 	o.PlayerReveal = []string{"scrolls:" + pn}
 	o.GMCommit = []string{engine.Commitment(engine.Stones, gn)}
 	o.GMReveal = []string{"stones:" + gn}
+	o.JSON = true
 	require.NoError(t, runThrow(o))
-	assert.Contains(t, out.String(), "round 1: scrolls vs stones: won\n")
+	assert.Contains(t, out.String(), `"source": "player: commit-reveal; GM: commit-reveal"`)
+	assert.Contains(t, out.String(), `"player": "scrolls",`)
 
 	// The GM reveals swords after seeing scrolls: refused, and not as bad usage (exit 1).
 	o, _ = throwOpts(t)
@@ -300,8 +317,21 @@ func TestRunThrowCharacter(t *testing.T) {
 		})
 	}
 
-	// A record that fails is an error, and nothing is reported.
+	// Tears owed after a faux pas do not stop a throw, but the player is reminded.
 	stub := newStub()
+	st := stub.standings["Ann"]
+	st.Owed = 1
+	stub.standings["Ann"] = st
+	o, _ := throwOpts(t)
+	var errOut strings.Builder
+	o.IO.ErrOut = &errOut
+	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
+	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+	require.NoError(t, runThrow(o))
+	assert.Equal(t, "note: Ann still owes 1 tear after a faux pas\n", errOut.String())
+
+	// A record that fails is an error, and nothing is reported.
+	stub = newStub()
 	stub.failWith = errors.New("disk full")
 	o, out := throwOpts(t)
 	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
