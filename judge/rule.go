@@ -21,8 +21,8 @@ import (
 //  5. The measurement is ruled: undecided (see below) or every fault that applies, in the
 //     order of the Fault constants; faux_pas iff there is at least one.
 //  6. A decided ruling updates the letters (a letter measured removed, cut or gone is gone for
-//     good), paper_fits_template and the owed tears; no skill left puts the character out
-//     (no_skills_left).
+//     good), paper_fits_template (paper only shrinks: once false it stays false) and the
+//     owed tears; no skill left puts the character out (no_skills_left).
 //
 // Undecided: the measurement was refused; the named skill's letters were not measured; a
 // letter that was whole on the sheet before the tear and was located on the fresh sheet is
@@ -101,7 +101,12 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 				c.skills[i].left = d.left[i]
 			}
 		}
-		c.paper = m.PaperFitsTemplate
+		// Paper only shrinks: once the template does not fit, it never fits again.
+		if c.paper && !m.PaperFitsTemplate {
+			c.paper = false
+		} else if !c.paper && m.PaperFitsTemplate {
+			r.Notes = append(r.Notes, "the template is measured to fit the remaining paper again: paper only shrinks, it still does not fit")
+		}
 		if t.Kind == KindPenalty {
 			if c.owed > 0 {
 				c.owed--
