@@ -2,4 +2,31 @@
 // DESIGN.md "The rules tearcam judges" tabulates them) and the rulings contract
 // (DESIGN.md "--json"). It turns measurements made by vision/ and ocr/ into rulings and
 // carries each character's state from tear to tear. It is pure Go: no gocv, no gosseract.
+//
+// A Character (NewCharacter) is ruled tear by tear with Rule, which returns the TearRuling
+// and updates the character; RulePlayer rules a whole player and NewRulings assembles the
+// --json document deterministically (declaration and manifest order, lists never null).
+// Standing and StandingOf say what the throw and check engine needs: which skills still
+// have a full letter, tears owed, and whether the character is out.
+//
+// Decisions where the seed and DESIGN.md are silent (Rule documents each in full):
+//   - Undecided changes nothing: letters, owed tears and paper_fits_template carry over
+//     unchanged, and the letters lost in an undecided tear are caught up by the next
+//     measurement, which reports them LetterGone.
+//   - A letter state that is unknown or ambiguous makes the ruling undecided when the letter
+//     was still whole on the sheet and was located on the fresh sheet (it could change the
+//     letters left). A letter never located is counted as left, and makes the ruling
+//     undecided only when it could be the one full letter the tear needed.
+//   - Free-text Doubts always make a ruling undecided; structured Uncertain doubts only when
+//     the doubted quantity could change the ruling.
+//   - A penalty tear pays one owed tear even when it is itself a faux pas, which owes another
+//     (so the count stays); with nothing owed it pays nothing. A penalty naming no skill
+//     needs a full letter of any skill.
+//   - A tear for an unknown skill, or naming a lost skill (use, damage or penalty), is
+//     undecided ("tear not allowed") and changes nothing; Validate reports it beforehand.
+//   - A tear asked of a sheet on which the template no longer fits puts the character out
+//     (too_little_paper) and is still ruled on its measurement for the record. Paper only
+//     shrinks: once the template does not fit, it never fits again.
+//   - last_ditch is ruled valid, records hit or miss, and puts the character out. Every
+//     tear after the character is out is undecided, saying since when and why.
 package judge
