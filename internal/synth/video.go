@@ -35,6 +35,8 @@ type VideoSpec struct {
 	W, H int     // frame size; 0: 1280x720
 	FPS  float64 // 0: 15
 	Seed int64
+	// Table is the table top (W x H); nil draws a plain wooden one.
+	Table image.Image
 	// Phase lengths in frames; 0 takes the default in brackets.
 	Empty, Slide, Still, Hands, Lift int // [8, 6, 20, 8, 5]
 	Shots                            []VideoShot
@@ -85,7 +87,18 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 	if !vw.IsOpened() {
 		return VideoTruth{}, fmt.Errorf("write video %s: cannot open an MJPG writer", path)
 	}
-	table := tableMat(rng, spec.W, spec.H)
+	var table gocv.Mat
+	if spec.Table != nil {
+		if spec.Table.Bounds().Dx() != spec.W || spec.Table.Bounds().Dy() != spec.H {
+			return VideoTruth{}, fmt.Errorf("write video %s: table is not %dx%d", path, spec.W, spec.H)
+		}
+		table, err = imageMat(spec.Table)
+		if err != nil {
+			return VideoTruth{}, fmt.Errorf("write video %s: %w", path, err)
+		}
+	} else {
+		table = tableMat(rng, spec.W, spec.H)
+	}
 	defer table.Close()
 	noise := gocv.NewMatWithSize(spec.H, spec.W, gocv.MatTypeCV8UC3)
 	defer noise.Close()
@@ -198,6 +211,21 @@ func tableMat(rng *rand.Rand, w, h int) gocv.Mat {
 		panic(err) // only on a size mismatch, which the loop above rules out
 	}
 	return m
+}
+
+// imageMat copies an image into a new BGR Mat the caller closes.
+func imageMat(img image.Image) (gocv.Mat, error) {
+	bd := img.Bounds()
+	w, h := bd.Dx(), bd.Dy()
+	b := make([]byte, w*h*3)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := color.NRGBAModel.Convert(img.At(bd.Min.X+x, bd.Min.Y+y)).(color.NRGBA)
+			i := 3 * (y*w + x)
+			b[i], b[i+1], b[i+2] = c.B, c.G, c.R
+		}
+	}
+	return matFromBytes(h, w, gocv.MatTypeCV8UC3, b)
 }
 
 // shotLayer is a sheet scaled near its video size, ready to be warped onto the table.

@@ -1,0 +1,194 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+)
+
+// TestMain fails the run when a test leaks a gocv Mat (build with -tags matprofile).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if n := gocv.MatProfile.Count(); n != 0 {
+		fmt.Fprintf(os.Stderr, "synth: %d gocv Mats leaked\n", n)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// TestCaseInvariants generates cases and checks the truth against itself: a letter is never
+// both removed and remaining, areas add up, corners are the homography's images of the sheet
+// corners, the expected ruling follows from the measured fields.
+func TestCaseInvariants(t *testing.T) {
+	n := 3
+	if testing.Short() {
+		n = 1
+	}
+	specs := SetSpecs(SetOptions{Seed: 7, Cases: n})
+	for _, spec := range specs {
+		t.Run(spec.Name, func(t *testing.T) {
+			c, err := GenerateCase(spec)
+			require.NoError(t, err)
+			tr := c.Truth
+			require.Len(t, tr.Players, 1)
+			p := tr.Players[0]
+			sheetArea := tr.Paper.WidthMM * tr.Paper.HeightMM
+			removedSum := 0.0
+			for _, ph := range append([]PhotoTruth{p.Sheet}, photos(p)...) {
+				checkCorners(t, ph, tr.Paper)
+			}
+			for ti, tt := range p.Tears {
+				removedSum += tt.RemovedAreaMM2
+				// Remaining + every removed area so far = sheet area within 0.5%.
+				assert.InDelta(t, sheetArea, tt.RemainingAreaMM2+removedSum, 0.005*sheetArea, "tear %d areas", tt.Index)
+				assert.InDelta(t, tt.BeforeAreaMM2, tt.RemainingAreaMM2+tt.RemovedAreaMM2, 0.05, "tear %d before", tt.Index)
+				pieceSum := 0.0
+				for _, pc := range tt.Pieces {
+					pieceSum += pc.AreaMM2
+					assert.GreaterOrEqual(t, pc.AreaMM2, SliverMM2)
+				}
+				assert.LessOrEqual(t, pieceSum, tt.RemovedAreaMM2+0.05)
+				require.Len(t, tt.ExactLetters, len(p.Skills))
+				for si, sl := range tt.ExactLetters {
+					for li, s := range sl.States {
+						// Never both: the exact state is one of on_sheet/removed/cut/gone.
+						assert.Contains(t, []judge.LetterState{judge.LetterOnSheet, judge.LetterRemoved, judge.LetterCut, judge.LetterGone}, s)
+						if ti > 0 {
+							prev := p.Tears[ti-1].ExactLetters[si].States[li]
+							if prev != judge.LetterOnSheet {
+								assert.Equal(t, judge.LetterGone, s, "%s letter %d was %v before", sl.Name, li, prev)
+							}
+						}
+						if tt.Letters[si].States[li] != judge.LetterAmbiguous {
+							assert.Equal(t, s, tt.Letters[si].States[li])
+						}
+					}
+				}
+				checkExpected(t, tt)
+			}
+		})
+	}
+}
+
+func photos(p PlayerTruth) []PhotoTruth {
+	var out []PhotoTruth
+	for _, t := range p.Tears {
+		out = append(out, t.Photo)
+	}
+	return out
+}
+
+// checkCorners: corners are the homography's images of (0,0), (W,0), (W,H), (0,H).
+func checkCorners(t *testing.T, ph PhotoTruth, paper PaperTruth) {
+	t.Helper()
+	mm := [4]Pt{{0, 0}, {paper.WidthMM, 0}, {paper.WidthMM, paper.HeightMM}, {0, paper.HeightMM}}
+	for i, c := range mm {
+		q := ph.Homography.Apply(c)
+		assert.InDelta(t, ph.CornersPx[i][0], q.X, 0.01, "%s corner %d x", ph.File, i)
+		assert.InDelta(t, ph.CornersPx[i][1], q.Y, 0.01, "%s corner %d y", ph.File, i)
+		if !ph.CutOff {
+			assert.True(t, q.X >= 0 && q.Y >= 0 && q.X <= float64(ph.Size[0]-1) && q.Y <= float64(ph.Size[1]-1), "%s corner %d in frame", ph.File, i)
+		}
+	}
+}
+
+// checkExpected re-derives the expected ruling's faults from the measured fields.
+func checkExpected(t *testing.T, tt TearTruth) {
+	t.Helper()
+	e := tt.Expected
+	var want []judge.Fault
+	if len(tt.Pieces) == 0 {
+		want = append(want, judge.FaultNothingRemoved)
+	} else {
+		if e.FullLettersRemoved == 0 {
+			want = append(want, judge.FaultNoFullLetter)
+		}
+		if !tt.TemplateFits {
+			want = append(want, judge.FaultPieceTooSmall)
+		}
+		if !tt.EdgeToEdge {
+			want = append(want, judge.FaultNotEdgeToEdge)
+		}
+		if len(tt.Pieces) > 1 {
+			want = append(want, judge.FaultSeveralPieces)
+		}
+	}
+	if want == nil {
+		want = []judge.Fault{}
+	}
+	assert.Equal(t, want, e.Faults, "tear %d faults", tt.Index)
+	switch {
+	case e.Verdict == judge.Undecided:
+		assert.True(t, tt.Ambiguous)
+		assert.NotEmpty(t, e.UndecidedReason)
+	case len(want) > 0:
+		assert.Equal(t, judge.FauxPas, e.Verdict)
+	default:
+		assert.Equal(t, judge.Valid, e.Verdict)
+	}
+	assert.Equal(t, len(tt.Pieces), e.Pieces)
+	assert.False(t, math.IsNaN(e.RemovedAreaMM2))
+}
+
+// TestFitTemplate checks the fit against rectangles whose answer is known by construction.
+func TestFitTemplate(t *testing.T) {
+	const ppm = 8
+	tests := []struct {
+		name            string
+		w, h            float64 // a rectangle region, mm
+		angle           float64 // its rotation, degrees
+		fits, ambiguous bool
+	}{
+		{"roomy", 60, 40, 0, true, false},
+		{"roomy rotated 30", 60, 40, 30, true, false},
+		{"exact size is within the margin", 38.1, 25.4, 0, true, true},
+		{"too thin", 80, 20, 0, false, false},
+		{"too short", 30, 30, 0, false, false},
+		{"rotated 45, roomy", 45, 32, 45, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewMask(120*ppm, 120*ppm)
+			c := Pt{60, 60}
+			a := tc.angle * math.Pi / 180
+			for y := 0; y < m.H; y++ {
+				for x := 0; x < m.W; x++ {
+					p := Pt{(float64(x) + 0.5) / ppm, (float64(y) + 0.5) / ppm}.sub(c).rot(-a)
+					if math.Abs(p.X) <= tc.w/2 && math.Abs(p.Y) <= tc.h/2 {
+						m.Pix[y*m.W+x] = 1
+					}
+				}
+			}
+			got, err := FitTemplate(m, ppm, templateDefault())
+			require.NoError(t, err)
+			assert.Equal(t, tc.ambiguous, got.Ambiguous)
+			if !tc.ambiguous {
+				assert.Equal(t, tc.fits, got.Fits)
+			}
+		})
+	}
+}
+
+// TestRenderSheetLetters: every skill has one letter per judge letter, each with ink inside
+// its outline's bounding box.
+func TestRenderSheetLetters(t *testing.T) {
+	sh, err := RenderSheet(rand.New(rand.NewSource(11)), SheetSpec{Skills: []string{"Tea Ceremony", "Hop-scotch!", "Archery", "Zero G Combat", "Lute", "Sleight of Hand"}})
+	require.NoError(t, err)
+	for _, sk := range sh.Skills {
+		assert.Len(t, sk.Letters, judge.Letters(sk.Name), sk.Name)
+		for i, l := range sk.Letters {
+			assert.Equal(t, judge.LetterRunes(sk.Name)[i], l.Char)
+			assert.Positive(t, l.InkPx)
+			assert.GreaterOrEqual(t, len(l.Outline), 3)
+		}
+	}
+	assert.Len(t, sh.Layout(), 6)
+}
