@@ -17,7 +17,7 @@ type crop struct {
 
 // targetHeight is the height, in crop pixels, the ink of a word is scaled to: letters about
 // 40 px tall, which the LSTM model reads best (user_defined_dpi 300).
-const targetHeight = 72.0
+var targetHeight = 72.0
 
 // render draws the region's own ink (other words' ink left out) in its reading frame.
 func (im *inkMap) render(rg *region) *crop {

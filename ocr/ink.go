@@ -18,6 +18,8 @@ type inkMap struct {
 	dark    []uint8 // darkness, stretched so that typical ink is near 255
 	label   []int32 // component index + 1 for ink pixels, 0 elsewhere
 	comps   []component
+	// lineLevel is the darkness of the paper's printed ruling, 0 when it has none.
+	lineLevel int
 }
 
 // component is one connected blob of ink.
@@ -46,17 +48,13 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 	w, h := sheet.Cols(), sheet.Rows()
 	minc := gocv.NewMat()
 	defer minc.Close()
-	if sheet.Channels() == 1 {
+	switch sheet.Channels() {
+	case 1:
 		sheet.CopyTo(&minc)
-	} else {
-		ch := gocv.Split(sheet)
-		ch[0].CopyTo(&minc)
-		for i := 1; i < 3 && i < len(ch); i++ {
-			gocv.Min(minc, ch[i], &minc)
-		}
-		for _, c := range ch {
-			c.Close()
-		}
+	case 4:
+		gocv.CvtColor(sheet, &minc, gocv.ColorBGRAToGray)
+	default:
+		gocv.CvtColor(sheet, &minc, gocv.ColorBGRToGray)
 	}
 	// Paper level: a grey closing larger than any pen stroke removes the ink.
 	k := int(math.Round(3.5*pxPerMM)) | 1
@@ -106,8 +104,66 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 		}
 	}
 	im := &inkMap{w: w, h: h, pxPerMM: pxPerMM, dark: dark}
+	if err := im.removeRuling(diff); err != nil {
+		return nil, err
+	}
 	im.threshold()
 	return im, nil
+}
+
+// removeRuling finds the printed lines of ruled paper (long, thin, straight, along the sheet's
+// axes, and lighter than pen ink) and wipes them from the darkness map, keeping the pixels
+// where ink crosses a line (darker than the line itself).
+func (im *inkMap) removeRuling(diff gocv.Mat) error {
+	bin := gocv.NewMat()
+	defer bin.Close()
+	gocv.Threshold(diff, &bin, 22, 255, gocv.ThresholdBinary)
+	l := int(math.Round(25 * im.pxPerMM))
+	lines := gocv.NewMatWithSize(im.h, im.w, gocv.MatTypeCV8U)
+	defer lines.Close()
+	for _, sz := range []image.Point{{l, 1}, {1, l}} {
+		k := gocv.GetStructuringElement(gocv.MorphRect, sz)
+		o := gocv.NewMat()
+		gocv.MorphologyEx(bin, &o, gocv.MorphOpen, k)
+		gocv.BitwiseOr(lines, o, &lines)
+		o.Close()
+		k.Close()
+	}
+	k3 := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer k3.Close()
+	gocv.Dilate(lines, &lines, k3)
+	lp, err := lines.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("read line mask: %w", err)
+	}
+	var hist [256]int
+	n := 0
+	for i, v := range lp {
+		if v != 0 && im.dark[i] >= 22 {
+			hist[im.dark[i]]++
+			n++
+		}
+	}
+	if n < 2*im.w { // less than two lines across the sheet: not ruled paper
+		return nil
+	}
+	// The lines' own darkness: their 80th percentile.
+	level, acc := 0, 0
+	for v := 0; v < 256; v++ {
+		acc += hist[v]
+		if acc >= n*4/5 {
+			level = v
+			break
+		}
+	}
+	keep := uint8(min(255, level*3/2+10))
+	for i, v := range lp {
+		if v != 0 && im.dark[i] < keep {
+			im.dark[i] = 0
+		}
+	}
+	im.lineLevel = level
+	return nil
 }
 
 // threshold picks the ink threshold (Otsu on the darkness, within sane bounds), labels
@@ -119,7 +175,7 @@ func (im *inkMap) threshold() {
 		hist[v]++
 	}
 	t := otsu(hist[:])
-	t = min(max(t, 28), 110)
+	t = min(max(t, 28, im.lineLevel*3/2+10), 110)
 	lo := uint8(t / 2)
 	hi := uint8(t)
 	im.label = labelComponents(im.dark, im.w, im.h, lo)
@@ -365,9 +421,9 @@ type region struct {
 	u0, u1, v0, v1 float64 // extent of the ink in that frame, px
 }
 
-// groupWords joins components into word regions: two components belong together when the
+// fragments joins components into pieces of words: two components belong together when the
 // gap between their boxes is small against the letter size they suggest.
-func (im *inkMap) groupWords(gapFactor float64) []*region {
+func (im *inkMap) fragments(gapFactor float64) [][]int {
 	n := len(im.comps)
 	parent := make([]int, n)
 	for i := range parent {
@@ -424,10 +480,146 @@ func (im *inkMap) groupWords(gapFactor float64) []*region {
 		}
 		groups[r] = append(groups[r], i)
 	}
-	var out []*region
+	out := make([][]int, 0, len(roots))
 	for _, r := range roots {
-		rg := im.newRegion(groups[r])
-		if rg != nil {
+		out = append(out, groups[r])
+	}
+	return out
+}
+
+// frag is a piece of writing during line grouping.
+type frag struct {
+	comps          []int
+	pix            []int32
+	cx, cy, ux, uy float64
+	u0, u1, v0, v1 float64
+	elongated      bool
+	size           float64 // letter height it suggests, px
+}
+
+func (im *inkMap) newFrag(comps []int) *frag {
+	f := &frag{comps: comps}
+	for _, c := range comps {
+		f.pix = append(f.pix, im.comps[c].pix...)
+	}
+	cx, cy, ux, uy := principalAxis(f.pix, im.w)
+	f.cx, f.cy = cx, cy
+	th := math.Atan2(uy, ux)
+	f.ux, f.uy = math.Cos(th), math.Sin(th)
+	f.u0, f.u1, f.v0, f.v1 = extentAlong(f.pix, im.w, cx, cy, f.ux, f.uy)
+	lu, lv := f.u1-f.u0+1, f.v1-f.v0+1
+	f.elongated = lu > 1.8*lv
+	if f.elongated {
+		th = im.refineAngle(f.pix, cx, cy, th)
+		f.ux, f.uy = math.Cos(th), math.Sin(th)
+		f.u0, f.u1, f.v0, f.v1 = extentAlong(f.pix, im.w, cx, cy, f.ux, f.uy)
+		f.size = f.v1 - f.v0 + 1
+	} else {
+		f.size = 0.85 * math.Max(lu, lv)
+	}
+	return f
+}
+
+// extentAlong is the extent of the pixels along (ux,uy) and across it, around (cx,cy).
+func extentAlong(pix []int32, w int, cx, cy, ux, uy float64) (u0, u1, v0, v1 float64) {
+	u0, u1, v0, v1 = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range pix {
+		x, y := float64(int(p)%w)-cx, float64(int(p)/w)-cy
+		u, v := x*ux+y*uy, -x*uy+y*ux
+		u0, u1 = math.Min(u0, u), math.Max(u1, u)
+		v0, v1 = math.Min(v0, v), math.Max(v1, v)
+	}
+	return
+}
+
+// joinGap says whether two fragments continue one line of writing, and how far apart they are
+// along it (the smaller, the sooner they are joined); ok false when they are not in line.
+func (im *inkMap) joinGap(a, b *frag) (float64, bool) {
+	if math.Max(a.size, b.size) > 2.0*math.Min(a.size, b.size) {
+		return 0, false
+	}
+	size := math.Max(a.size, b.size)
+	// Quick reject on centre distance.
+	d := math.Hypot(b.cx-a.cx, b.cy-a.cy)
+	la, lb := a.u1-a.u0, b.u1-b.u0
+	if !a.elongated {
+		la = a.size
+	}
+	if !b.elongated {
+		lb = b.size
+	}
+	if d-(la+lb)/2 > 1.5*size {
+		return 0, false
+	}
+	// The reading direction: the longer elongated fragment's, else the centres' line.
+	var ux, uy float64
+	ref := a
+	if b.elongated && (!a.elongated || lb > la) {
+		ref = b
+	}
+	if ref.elongated {
+		ux, uy = ref.ux, ref.uy
+		other := b
+		if ref == b {
+			other = a
+		}
+		if other.elongated && math.Abs(math.Sin(math.Atan2(other.uy, other.ux)-math.Atan2(uy, ux))) > 0.35 {
+			return 0, false
+		}
+		// The other fragment's centre must lie near ref's line.
+		off := math.Abs(-(other.cx-ref.cx)*uy + (other.cy-ref.cy)*ux)
+		if off > 0.45*ref.size {
+			return 0, false
+		}
+	} else {
+		if d == 0 {
+			return 0, true
+		}
+		ux, uy = (b.cx-a.cx)/d, (b.cy-a.cy)/d
+	}
+	a0, a1, av0, av1 := extentAlong(a.pix, im.w, ref.cx, ref.cy, ux, uy)
+	b0, b1, bv0, bv1 := extentAlong(b.pix, im.w, ref.cx, ref.cy, ux, uy)
+	if math.Min(av1, bv1)-math.Max(av0, bv0) < 0.3*math.Min(av1-av0, bv1-bv0) {
+		return 0, false // side by side across the line, not along it
+	}
+	gap := math.Max(0, math.Max(b0-a1, a0-b1))
+	lim := 0.9 * size
+	if !a.elongated && !b.elongated {
+		lim = 0.6 * size
+	}
+	if gap > lim {
+		return 0, false
+	}
+	return gap / size, true
+}
+
+// groupWords finds the word regions: close components first (letters of a word, dots,
+// accents), then pieces in line with each other (the next letters, the next word of a skill),
+// joined nearest first. Two words side by side across their lines stay apart.
+func (im *inkMap) groupWords(gapFactor float64) []*region {
+	var frags []*frag
+	for _, g := range im.fragments(gapFactor) {
+		frags = append(frags, im.newFrag(g))
+	}
+	for {
+		bi, bj, best := -1, -1, math.Inf(1)
+		for i := range frags {
+			for j := i + 1; j < len(frags); j++ {
+				if g, ok := im.joinGap(frags[i], frags[j]); ok && g < best {
+					bi, bj, best = i, j, g
+				}
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		nf := im.newFrag(append(append([]int{}, frags[bi].comps...), frags[bj].comps...))
+		frags[bi] = nf
+		frags = append(frags[:bj], frags[bj+1:]...)
+	}
+	var out []*region
+	for _, f := range frags {
+		if rg := im.newRegion(f.comps); rg != nil {
 			out = append(out, rg)
 		}
 	}

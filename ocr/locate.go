@@ -13,22 +13,30 @@ import (
 
 // Tuning constants, found on rendered handwriting fonts (see locate_test.go).
 const (
-	wordGap     = 0.55 // components join when their gap is below this fraction of letter size
+	wordGap     = 0.3  // components join when their gap is below this fraction of letter size
 	minSimilar  = 0.34 // below this similarity a region is not taken for a skill
 	squareWords = 2.2  // regions with long/short side below this are also read at ±90°
 )
 
+// readModes are the page segmentation modes each view is read in: a single text line (7),
+// and a raw line (13), which still reads words the line finder of mode 7 rejects.
+var readModes = []string{"7", "13"}
+
 // view is a region read in one orientation.
 type view struct {
 	rg  *region
+	psm string // Tesseract page segmentation mode
 	cr  *crop
 	rd  *reading
 	err error
 }
 
-// candidate is a region (or two regions read as one) with its readings at several angles.
+// candidate is a region, part of one or two regions read as one, with its readings at
+// several angles. parts names the pieces of ink it uses (see pieceRuns): two candidates
+// sharing a part cannot both be taken.
 type candidate struct {
-	parts []int // indices of the word regions it is made of
+	rg    *region
+	parts []int
 	views []*view
 }
 
@@ -42,7 +50,11 @@ func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
 			defer wg.Done()
 			for v := range jobs {
 				v.cr = im.render(v.rg)
-				v.rd, v.err = l.read(v.cr, whitelist)
+				psm := v.psm
+				if psm == "" {
+					psm = "7"
+				}
+				v.rd, v.err = l.read(v.cr, whitelist, psm)
 			}
 		}()
 	}
@@ -57,7 +69,7 @@ func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
 // upside down, and for squarish regions (short words) the two perpendicular ones too.
 func orientations(rg *region, w int) []*region {
 	out := []*region{rg, rg.rotated(math.Pi, w)}
-	if (rg.u1-rg.u0) < squareWords*(rg.v1-rg.v0) {
+	if (rg.u1 - rg.u0) < squareWords*(rg.v1-rg.v0) {
 		out = append(out, rg.rotated(math.Pi/2, w), rg.rotated(-math.Pi/2, w))
 	}
 	return out
@@ -114,16 +126,13 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		return out, nil
 	}
 	whitelist := whitelistFor(readable)
-	cands := make([]*candidate, len(regions))
+	var cands []*candidate
 	var views []*view
 	for i, rg := range regions {
-		c := &candidate{parts: []int{i}}
-		for _, o := range orientations(rg, im.w) {
-			v := &view{rg: o}
-			c.views = append(c.views, v)
-			views = append(views, v)
+		for _, c := range im.pieceRuns(rg, i) {
+			c.addViews(im, &views)
+			cands = append(cands, c)
 		}
-		cands[i] = c
 	}
 	l.readAll(im, views, whitelist)
 	for _, v := range views {
@@ -170,10 +179,10 @@ type skillMatch struct {
 	margin float64 // similarity lead over the best other skill for the same view
 }
 
-// matchSkills assigns candidates to skills (Hungarian on similarity), then tries merging
-// neighbouring regions for skills still unmatched (a skill written as two pieces).
+// matchSkills assigns candidates to skills, then, for skills still unmatched, tries pairs of
+// regions in line with each other read as one (a skill written as two distant pieces).
 func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string) []skillMatch {
-	res := l.assignOnce(cands, skills, folded)
+	res := assignSkills(cands, skills, folded)
 	missing := false
 	for k := range skills {
 		if res[k].view == nil && latinScript(skills[k]) {
@@ -183,39 +192,19 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 	if !missing {
 		return res
 	}
-	// Skills split into two regions: merge pairs of regions not used by a good match,
-	// close to each other and in line, and read them as one.
-	used := map[int]bool{}
-	for _, m := range res {
-		if m.view != nil {
-			for _, c := range cands {
-				for _, v := range c.views {
-					if v == m.view {
-						for _, p := range c.parts {
-							used[p] = true
-						}
-					}
-				}
-			}
-		}
-	}
 	var extra []*candidate
 	var views []*view
 	for i := range regions {
 		for j := i + 1; j < len(regions); j++ {
-			if used[i] || used[j] || !inLine(regions[i], regions[j]) {
+			if !inLine(regions[i], regions[j]) {
 				continue
 			}
-			rg := im.newRegion(append(append([]int{}, regions[i].comps...), regions[j].comps...))
-			if rg == nil {
+			c := &candidate{parts: append(allParts(i), allParts(j)...)}
+			c.rg = im.newRegion(append(append([]int{}, regions[i].comps...), regions[j].comps...))
+			if c.rg == nil {
 				continue
 			}
-			c := &candidate{parts: []int{i, j}}
-			for _, o := range orientations(rg, im.w) {
-				v := &view{rg: o}
-				c.views = append(c.views, v)
-				views = append(views, v)
-			}
+			c.addViews(im, &views)
 			extra = append(extra, c)
 		}
 	}
@@ -223,23 +212,111 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 		return res
 	}
 	l.readAll(im, views, whitelist)
-	all := append(append([]*candidate{}, cands...), extra...)
-	res2 := l.assignOnce(all, skills, folded)
-	// Keep the merged reading only if it does not reuse a region twice.
-	seen := map[int]bool{}
-	for k := range res2 {
-		if res2[k].view == nil {
+	return assignSkills(append(append([]*candidate{}, cands...), extra...), skills, folded)
+}
+
+// maxPieces bounds the pieces a region is cut into at its widest gaps.
+const maxPieces = 6
+
+// allParts is every piece id of region i (see pieceRuns).
+func allParts(i int) []int {
+	out := make([]int, maxPieces)
+	for k := range out {
+		out[k] = i*maxPieces + k
+	}
+	return out
+}
+
+// pieceRuns cuts a region at its wide gaps along the line (spaces between words) into pieces
+// and returns every run of consecutive pieces as a candidate: a line holding two skills, or a
+// skill of two words, are then both matched. Piece k of region i has part id i*maxPieces+k.
+func (im *inkMap) pieceRuns(rg *region, ri int) []*candidate {
+	type span struct {
+		u0, u1 float64
+		comps  []int
+	}
+	var spans []*span
+	for _, c := range rg.comps {
+		sp := &span{u0: math.Inf(1), u1: math.Inf(-1), comps: []int{c}}
+		for _, p := range im.comps[c].pix {
+			u, _ := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+			sp.u0, sp.u1 = math.Min(sp.u0, u), math.Max(sp.u1, u)
+		}
+		spans = append(spans, sp)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].u0 < spans[j].u0 })
+	// Clusters of overlapping spans, and the gaps between them.
+	var clusters []*span
+	for _, sp := range spans {
+		if n := len(clusters); n > 0 && sp.u0 <= clusters[n-1].u1 {
+			c := clusters[n-1]
+			c.u1 = math.Max(c.u1, sp.u1)
+			c.comps = append(c.comps, sp.comps...)
 			continue
 		}
-		c := ownerOf(all, res2[k].view)
-		for _, p := range c.parts {
-			if seen[p] {
-				return res
-			}
-			seen[p] = true
+		clusters = append(clusters, &span{u0: sp.u0, u1: sp.u1, comps: append([]int{}, sp.comps...)})
+	}
+	h := rg.v1 - rg.v0
+	type gap struct {
+		after int
+		size  float64
+	}
+	var gaps []gap
+	for i := 0; i+1 < len(clusters); i++ {
+		if g := clusters[i+1].u0 - clusters[i].u1; g >= 0.22*h {
+			gaps = append(gaps, gap{i, g})
 		}
 	}
-	return res2
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i].size > gaps[j].size })
+	if len(gaps) > maxPieces-1 {
+		gaps = gaps[:maxPieces-1]
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i].after < gaps[j].after })
+	var pieces [][]int
+	start := 0
+	for _, g := range append(gaps, gap{after: len(clusters) - 1}) {
+		var comps []int
+		for _, c := range clusters[start : g.after+1] {
+			comps = append(comps, c.comps...)
+		}
+		pieces = append(pieces, comps)
+		start = g.after + 1
+	}
+	whole := &candidate{rg: rg, parts: allParts(ri)}
+	if len(pieces) == 1 {
+		return []*candidate{whole}
+	}
+	out := []*candidate{whole}
+	for a := 0; a < len(pieces); a++ {
+		var comps []int
+		for b := a; b < len(pieces); b++ {
+			comps = append(comps, pieces[b]...)
+			if a == 0 && b == len(pieces)-1 {
+				continue // the whole region
+			}
+			sub := im.newRegion(append([]int{}, comps...))
+			if sub == nil {
+				continue
+			}
+			c := &candidate{rg: sub}
+			for k := a; k <= b; k++ {
+				c.parts = append(c.parts, ri*maxPieces+k)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// addViews makes the candidate's views (orientations x read modes) and adds them to all.
+func (c *candidate) addViews(im *inkMap, all *[]*view) {
+	for _, o := range orientations(c.rg, im.w) {
+		for _, psm := range readModes {
+			v := &view{rg: o, psm: psm}
+			c.views = append(c.views, v)
+			*all = append(*all, v)
+		}
+	}
 }
 
 func ownerOf(cands []*candidate, v *view) *candidate {
@@ -274,46 +351,113 @@ func inLine(a, b *region) bool {
 	return off < 0.8*h
 }
 
-// assignOnce scores every candidate against every skill and solves the assignment. Pairs
-// below minSimilar are forbidden; candidates sharing a region compete through the
-// assignment only, which ownerOf checks afterwards.
-func (l *Locator) assignOnce(cands []*candidate, skills, folded []string) []skillMatch {
-	score := make([][]float64, len(cands))
-	bestV := make([][]*view, len(cands))
-	sims := make([][]float64, len(cands))
+// option is one candidate for one skill.
+type option struct {
+	cand   *candidate
+	view   *view
+	sim    float64
+	score  float64
+	margin float64
+}
+
+// assignSkills picks, for each skill, at most one candidate, no two sharing a piece of ink,
+// maximising the summed score (exhaustive search over each skill's best few options, with
+// branch and bound). Pairs below minSimilar are never taken.
+func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
+	const top = 6
+	opts := make([][]option, len(skills))
 	for i, c := range cands {
-		score[i] = make([]float64, len(skills))
-		bestV[i] = make([]*view, len(skills))
-		sims[i] = make([]float64, len(skills))
+		_ = i
+		sims := make([]float64, len(skills))
+		vs := make([]*view, len(skills))
 		for k := range skills {
 			if !latinScript(skills[k]) {
-				score[i][k] = -1
 				continue
 			}
-			v, s := c.bestView(folded[k])
-			bestV[i][k], sims[i][k] = v, s
-			if s < minSimilar {
-				score[i][k] = -1
+			vs[k], sims[k] = c.bestView(folded[k])
+		}
+		for k := range skills {
+			if sims[k] < minSimilar || vs[k] == nil {
 				continue
 			}
-			// Longer skills matched well weigh more: matching them first protects short
-			// names from being pulled onto long words.
-			score[i][k] = s * (1 + 0.02*float64(len([]rune(folded[k]))))
+			second := 0.0
+			for k2 := range skills {
+				if k2 != k {
+					second = math.Max(second, sims[k2])
+				}
+			}
+			// Longer names matched well weigh more, so short names are not pulled onto
+			// long words; a whole word read well beats a piece of it read perfectly.
+			n := float64(len([]rune(folded[k])))
+			sc := sims[k] * (1 + 0.05*n)
+			opts[k] = append(opts[k], option{cand: c, view: vs[k], sim: sims[k], score: sc, margin: sims[k] - second})
 		}
 	}
-	col := assign(score, len(skills))
-	res := make([]skillMatch, len(skills))
-	for k, r := range col {
-		if r < 0 {
-			continue
+	order := make([]int, len(skills))
+	bestOf := make([]float64, len(skills))
+	for k := range skills {
+		sort.Slice(opts[k], func(i, j int) bool { return opts[k][i].score > opts[k][j].score })
+		if len(opts[k]) > top {
+			opts[k] = opts[k][:top]
 		}
-		second := 0.0
-		for k2 := range skills {
-			if k2 != k {
-				second = math.Max(second, sims[r][k2])
+		order[k] = k
+		if len(opts[k]) > 0 {
+			bestOf[k] = opts[k][0].score
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return bestOf[order[i]] > bestOf[order[j]] })
+	rest := make([]float64, len(order)+1)
+	for i := len(order) - 1; i >= 0; i-- {
+		rest[i] = rest[i+1] + bestOf[order[i]]
+	}
+	used := map[int]bool{}
+	cur := make([]int, len(skills))
+	best := make([]int, len(skills))
+	for k := range cur {
+		cur[k], best[k] = -1, -1
+	}
+	bestScore := -1.0
+	var dfs func(i int, score float64)
+	dfs = func(i int, score float64) {
+		if score+rest[i] <= bestScore {
+			return
+		}
+		if i == len(order) {
+			bestScore = score
+			copy(best, cur)
+			return
+		}
+		k := order[i]
+		for oi, o := range opts[k] {
+			clash := false
+			for _, p := range o.cand.parts {
+				if used[p] {
+					clash = true
+					break
+				}
+			}
+			if clash {
+				continue
+			}
+			for _, p := range o.cand.parts {
+				used[p] = true
+			}
+			cur[k] = oi
+			dfs(i+1, score+o.score)
+			cur[k] = -1
+			for _, p := range o.cand.parts {
+				delete(used, p)
 			}
 		}
-		res[k] = skillMatch{view: bestV[r][k], sim: sims[r][k], margin: sims[r][k] - second}
+		dfs(i+1, score)
+	}
+	dfs(0, 0)
+	res := make([]skillMatch, len(skills))
+	for k, oi := range best {
+		if oi >= 0 {
+			o := opts[k][oi]
+			res[k] = skillMatch{view: o.view, sim: o.sim, margin: o.margin}
+		}
 	}
 	return res
 }

@@ -136,7 +136,7 @@ type reading struct {
 func (r *reading) folded() string { return foldLetters(r.text) }
 
 // read runs Tesseract on a crop as one line of text, restricted to whitelist when not empty.
-func (l *Locator) read(cr *crop, whitelist string) (*reading, error) {
+func (l *Locator) read(cr *crop, whitelist, psm string) (*reading, error) {
 	tc, ok := <-l.pool
 	if !ok || tc == nil {
 		return nil, errors.New("locator closed")
@@ -152,6 +152,7 @@ func (l *Locator) read(cr *crop, whitelist string) (*reading, error) {
 	tc.uses++
 	c := tc.c
 	_ = c.SetVariable("tessedit_char_whitelist", whitelist)
+	_ = c.SetVariable("tessedit_pageseg_mode", psm)
 	if err := c.SetImageFromBytes(cr.pgm()); err != nil {
 		return nil, fmt.Errorf("tesseract image: %w", err)
 	}

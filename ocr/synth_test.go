@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -126,6 +127,12 @@ func TestSynthSheets(t *testing.T) {
 	seed := int64(1)
 	if v, err := strconv.ParseInt(os.Getenv("OCR_SYNTH_SEED"), 10, 64); err == nil {
 		seed = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_TH"), 64); err == nil {
+		targetHeight = v
+	}
+	if v := os.Getenv("OCR_MODES"); v != "" {
+		readModes = strings.Split(v, ",")
 	}
 	l, err := NewLocator(2)
 	if err != nil {
