@@ -205,7 +205,10 @@ type ThrowResult struct {
 	Winner       int       `json:"winner"`     // Throw Winner: +1 won, -1 lost
 	DrawBreak    int       `json:"draw_break"` // +draws when won, -draws when lost
 	Outcome      int       `json:"outcome"`    // Attribute modifier + Winner + DrawBreak
-	Source       string    `json:"source,omitempty"`
+	// Positive: the Outcome is positive, 0 included (the seed: "0 is positive"). It is not
+	// the same as winning: a series can be lost with a positive Outcome.
+	Positive bool   `json:"positive"`
+	Source   string `json:"source,omitempty"`
 }
 
 // Result is the Outcome of a decided series (seed 001 "Determining the Outcome Number"):
@@ -224,6 +227,7 @@ func (s *Series) Result() (ThrowResult, error) {
 	}
 	r.DrawBreak = r.Winner * s.draws
 	r.Outcome = s.spec.Modifier + r.Winner + r.DrawBreak
+	r.Positive = r.Outcome >= 0
 	return r, nil
 }
 

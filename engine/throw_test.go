@@ -115,6 +115,9 @@ func TestThrow(t *testing.T) {
 			rounds: 2, pWins: 1, oWins: 2, outcome: -1},
 		{name: "focus bo5 with draws", spec: ThrowSpec{Series: 5, Focus: true}, player: "RSRSR", opp: "RSSSS",
 			rounds: 5, pWins: 3, draws: 3, won: true, drawBreak: 3, outcome: 4},
+		// +1 - 1 = 0 after a loss: 0 is positive.
+		{name: "zero outcome", spec: ThrowSpec{Series: 1, Modifier: 1}, player: "S", opp: "R",
+			rounds: 1, oWins: 1, outcome: 0},
 		// The override lets an Attribute exceed +3.
 		{name: "override +5", spec: ThrowSpec{Series: 1, Modifier: 5, AllowModifier: true}, player: "R", opp: "S",
 			rounds: 1, pWins: 1, won: true, outcome: 6},
@@ -140,6 +143,7 @@ func TestThrow(t *testing.T) {
 			assert.Equal(t, tc.drawBreak, r.DrawBreak, "draw break")
 			assert.Equal(t, tc.outcome, r.Outcome, "outcome")
 			assert.Equal(t, tc.spec.Modifier+r.Winner+r.DrawBreak, r.Outcome)
+			assert.Equal(t, tc.outcome >= 0, r.Positive, "0 is positive")
 		})
 	}
 }

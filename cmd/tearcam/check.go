@@ -369,7 +369,7 @@ func printCheck(w io.Writer, opts *checkOptions, rep checkReport) error {
 		} else {
 			fmt.Fprintf(&b, "miss (margin %+d)\n", r.Margin)
 			if r.LosesReaction {
-				b.WriteString("a melee miss by 3 or more: the attacker loses a reaction\n")
+				b.WriteString("a melee miss by 3 or more: the attacker loses a reaction (with none left, disadvantage until the start of their next turn)\n")
 			}
 		}
 	default:

@@ -162,7 +162,7 @@ location: any location
 attack: dice 2+2+3 = 7, +0 (no skill bonus): score 7
 armour 9: the attack needs more, 10
 miss (margin -3)
-a melee miss by 3 or more: the attacker loses a reaction
+a melee miss by 3 or more: the attacker loses a reaction (with none left, disadvantage until the start of their next turn)
 `},
 		// 2+3+5 = 10 vs unarmoured: a serious wound on an arm or a leg.
 		{"serious hit", func(o *checkOptions) {

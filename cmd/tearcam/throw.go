@@ -463,8 +463,12 @@ func printThrow(w io.Writer, r throwReport) error {
 		verb = "won"
 	}
 	fmt.Fprintf(&b, "series %s %d-%d, %d %s\n", verb, r.PlayerWins, r.OpponentWins, r.Draws, plural(r.Draws, "draw", "draws"))
-	fmt.Fprintf(&b, "Outcome Number %+d = Attribute %+d, Throw Winner %+d, Draw Break %+d\n",
-		r.Outcome, s.Modifier, r.Winner, r.DrawBreak)
+	sign := "negative"
+	if r.Positive {
+		sign = "positive"
+	}
+	fmt.Fprintf(&b, "Outcome Number %+d (%s) = Attribute %+d, Throw Winner %+d, Draw Break %+d\n",
+		r.Outcome, sign, s.Modifier, r.Winner, r.DrawBreak)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -168,7 +168,7 @@ round 2: stones vs stones: draw
 round 3: scrolls vs swords: lost
 round 4: swords vs scrolls: won
 series won 2-1, 1 draw
-Outcome Number +4 = Attribute +2, Throw Winner +1, Draw Break +1
+Outcome Number +4 (positive) = Attribute +2, Throw Winner +1, Draw Break +1
 `, out.String())
 }
 
