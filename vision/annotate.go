@@ -1,0 +1,144 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// Colours of the annotated image (gocv drawing takes color.RGBA and writes BGR, so these are
+// true colours).
+var (
+	colRemoved  = colorRGBA(230, 40, 40)   // red tint
+	colTear     = colorRGBA(255, 200, 0)   // amber tear lines
+	colPiece    = colorRGBA(200, 0, 200)   // magenta piece outline
+	colTplPiece = colorRGBA(0, 170, 0)     // green: template in the removed piece
+	colTplPaper = colorRGBA(0, 120, 255)   // blue: template on the remaining paper
+	colText     = colorRGBA(255, 255, 255) // white text on a dark band
+)
+
+func letterColor(s judge.LetterState) color.RGBA {
+	switch s {
+	case judge.LetterOnSheet:
+		return colorRGBA(0, 150, 255) // blue: still on the sheet
+	case judge.LetterRemoved:
+		return colorRGBA(0, 190, 0) // green: taken by this tear
+	case judge.LetterCut:
+		return colorRGBA(230, 0, 0) // red: cut, counts as neither
+	case judge.LetterAmbiguous:
+		return colorRGBA(255, 140, 0) // orange: too close to call
+	case judge.LetterGone:
+		return colorRGBA(128, 128, 128) // grey: gone before this tear
+	}
+	return colorRGBA(200, 0, 200) // magenta: unknown
+}
+
+// Annotate draws a tear for a GM or tournament judge on the after-image: the removed region
+// tinted red and outlined, tear lines in amber, the template where it fits in the removed
+// piece (green) and on the remaining paper (blue), each letter outlined in the colour of its
+// state (blue on sheet, green removed, red cut, orange ambiguous, grey gone, magenta
+// unknown), and the verdict and extra lines in a band on top. It returns a new BGR Mat the
+// caller closes.
+func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, verdict string, lines []string) (gocv.Mat, error) {
+	if after == nil || after.Image.Ptr() == nil || after.Image.Empty() || r == nil {
+		return gocv.Mat{}, fmt.Errorf("%w: nothing to annotate", ErrBadInput)
+	}
+	ppm := after.PxPerMM
+	img := after.Image.Clone()
+	// Dim what is not paper so the sheet stands out.
+	if !after.Mask.Empty() {
+		dim := gocv.NewMat()
+		img.ConvertToWithParams(&dim, gocv.MatTypeCV8UC3, 0.4, 0)
+		inv := gocv.NewMat()
+		gocv.BitwiseNot(after.Mask, &inv)
+		dim.CopyToWithMask(&img, inv)
+		inv.Close()
+		dim.Close()
+	}
+	if r.Removed.Ptr() != nil && !r.Removed.Empty() {
+		tint := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(colRemoved.B), float64(colRemoved.G), float64(colRemoved.R), 0), img.Rows(), img.Cols(), gocv.MatTypeCV8UC3)
+		blend := gocv.NewMat()
+		gocv.AddWeighted(img, 0.5, tint, 0.5, 0, &blend)
+		blend.CopyToWithMask(&img, r.Removed)
+		blend.Close()
+		tint.Close()
+	}
+	th := max(2, int(math.Round(0.5*ppm)))
+	poly := func(p [][]judge.Point, closed bool, c color.RGBA, thick int) {
+		if len(p) == 0 {
+			return
+		}
+		var pts [][]image.Point
+		for _, l := range p {
+			var q []image.Point
+			for _, v := range l {
+				q = append(q, mmToPx(pt{v.X, v.Y}, ppm).img())
+			}
+			if len(q) >= 2 {
+				pts = append(pts, q)
+			}
+		}
+		if len(pts) == 0 {
+			return
+		}
+		pv := gocv.NewPointsVectorFromPoints(pts)
+		gocv.Polylines(&img, pv, closed, c, thick)
+		pv.Close()
+	}
+	poly(r.PieceOutlines, true, colPiece, th/2+1)
+	poly(r.TearLines, false, colTear, th)
+	tpl := func(pl *template.Placement, tp template.Template, c color.RGBA) {
+		if pl == nil {
+			return
+		}
+		var l []judge.Point
+		for _, v := range tp.Apply(*pl) {
+			l = append(l, judge.Point{X: v[0], Y: v[1]})
+		}
+		poly([][]judge.Point{l}, true, c, th)
+	}
+	tp := r.template
+	if len(tp.PolygonMM) == 0 {
+		tp = template.Default()
+	}
+	tpl(r.PiecePlacement, tp, colTplPiece)
+	tpl(r.PaperPlacement, tp, colTplPaper)
+	for si, sk := range layouts {
+		var states []judge.LetterState
+		if si < len(r.Measurement.Letters) {
+			states = r.Measurement.Letters[si].States
+		}
+		for li, le := range sk.Letters {
+			st := judge.LetterUnknown
+			if li < len(states) {
+				st = states[li]
+			}
+			poly([][]judge.Point{le.Outline}, true, letterColor(st), max(1, th/2))
+		}
+	}
+	// Text band.
+	text := append([]string{verdict}, lines...)
+	scale := float64(img.Cols()) / 900
+	lh := int(32 * scale)
+	band := lh*len(text) + lh/2
+	out := gocv.NewMatWithSize(img.Rows()+band, img.Cols(), gocv.MatTypeCV8UC3)
+	out.SetTo(gocv.NewScalar(40, 30, 30, 0))
+	roi := out.Region(image.Rect(0, band, img.Cols(), band+img.Rows()))
+	img.CopyTo(&roi)
+	roi.Close()
+	img.Close()
+	for i, s := range text {
+		fs, tk := 0.8*scale, max(1, int(2*scale))
+		if i == 0 {
+			fs, tk = 1.0*scale, max(2, int(3*scale))
+		}
+		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), lh*(i+1)), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
+	}
+	return out, nil
+}

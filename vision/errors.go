@@ -1,0 +1,42 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors about the photo's content. Test with errors.Is; each reads as one line.
+var (
+	// ErrNotImage: the file could not be decoded as an image.
+	ErrNotImage = errors.New("not a readable image")
+	// ErrTruncated: the image file ends before its end-of-image marker.
+	ErrTruncated = errors.New("image file is truncated")
+	// ErrBlankFrame: the frame is (nearly) uniform: black, white, or lens cap on.
+	ErrBlankFrame = errors.New("blank frame: nothing to see")
+	// ErrNoSheet: no sheet of paper was found.
+	ErrNoSheet = errors.New("no sheet of paper found")
+	// ErrSeveralSheets: more than one sheet-like object was found.
+	ErrSeveralSheets = errors.New("several sheets of paper in the photo")
+	// ErrSheetCutOff: the sheet touches the edge of the frame; part of it is not visible.
+	ErrSheetCutOff = errors.New("sheet cut off by the edge of the photo")
+	// ErrRegistration: the photo could not be aligned reliably with the fresh sheet.
+	ErrRegistration = errors.New("cannot align photo with the fresh sheet")
+	// ErrBadInput: an argument is unusable (empty Mat, wrong type, nil sheet).
+	ErrBadInput = errors.New("bad input")
+)
+
+// RegistrationError says why Register refused an alignment. It wraps ErrRegistration.
+type RegistrationError struct {
+	Reason     string  // short, lowercase, e.g. "only 7 matching features"
+	ResidualMM float64 // the residual when one was measured, else 0
+}
+
+func (e *RegistrationError) Error() string {
+	if e.ResidualMM > 0 {
+		return fmt.Sprintf("%v: %s (residual %.2f mm)", ErrRegistration, e.Reason, e.ResidualMM)
+	}
+	return fmt.Sprintf("%v: %s", ErrRegistration, e.Reason)
+}
+
+// Unwrap makes errors.Is(err, ErrRegistration) true.
+func (e *RegistrationError) Unwrap() error { return ErrRegistration }

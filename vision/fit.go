@@ -1,0 +1,279 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/template"
+)
+
+// Template fitting.
+//
+// The question is whether some rotation, translation and flip put the whole template polygon
+// inside a mask. tearcam answers it on a 2 px/mm copy of the mask with a signed distance
+// transform (inside positive, outside negative, the frame's edge counting as outside):
+//   - the template's own largest inscribed circle (radius r, centre c) must fit, so only
+//     positions with distance >= r are candidates for c, and none means "does not fit";
+//   - when the mask's largest inscribed circle reaches the template's farthest vertex from c,
+//     it fits at once at every rotation;
+//   - otherwise, for every rotation in fitStepDeg steps (both flips unless the template is
+//     mirror- and half-turn-symmetric, like the default rectangle), the candidates are tried,
+//     deepest first, against points along the template's outline every half pixel (plus an
+//     interior grid, so a hole in the mask cannot hide inside the template), stopping at the
+//     first outline point that leaves the mask.
+// This is erosion by the rotated template restricted to the few pixels that can matter, so it
+// costs milliseconds, and the same search with the outline grown or shrunk by 1 mm tells when
+// the answer is within 1 mm of the template's size.
+
+const (
+	fitPxPerMM = 2.0
+	fitStepDeg = 1.0
+	// NearFitMM is the tolerance within which a fit is reported as a doubt.
+	NearFitMM = 1.0
+)
+
+// FitResult is the full answer of a template fit.
+type FitResult struct {
+	Fits      bool
+	Placement template.Placement // where it fits (zero when it does not)
+	// Near: the answer would change if the template were NearFitMM larger or smaller.
+	Near bool
+}
+
+// FitTemplate reports whether t fits inside region (CV_8UC1, non-zero = inside, pxPerMM
+// pixels per millimetre, pixel (0,0) covering 0..1/pxPerMM mm) at some rotation (every
+// degree), translation and flip, and where.
+func FitTemplate(region gocv.Mat, pxPerMM float64, t template.Template) (template.Placement, bool, error) {
+	r, err := FitTemplateDetail(region, pxPerMM, t)
+	return r.Placement, r.Fits, err
+}
+
+// FitTemplateDetail is FitTemplate with the near-fit test.
+func FitTemplateDetail(region gocv.Mat, pxPerMM float64, t template.Template) (FitResult, error) {
+	if region.Ptr() == nil || region.Empty() || region.Type() != gocv.MatTypeCV8UC1 {
+		return FitResult{}, fmt.Errorf("%w: fit region must be a non-empty CV_8UC1 mask", ErrBadInput)
+	}
+	if pxPerMM <= 0 {
+		return FitResult{}, fmt.Errorf("%w: pxPerMM %g", ErrBadInput, pxPerMM)
+	}
+	if err := t.Validate(); err != nil {
+		return FitResult{}, fmt.Errorf("%w: template: %v", ErrBadInput, err)
+	}
+	f := newFitter(region, pxPerMM, t)
+	res := FitResult{}
+	res.Placement, res.Fits = f.search(0)
+	if res.Fits {
+		_, grown := f.search(NearFitMM)
+		res.Near = !grown
+	} else {
+		_, shrunk := f.search(-NearFitMM)
+		res.Near = shrunk
+	}
+	return res, nil
+}
+
+type fitter struct {
+	w, h    int
+	sd      []float32 // signed distance, px at fitPxPerMM: >0 inside
+	maxIn   float32
+	t       template.Template
+	c       pt      // template pole (mm, template coords)
+	rIn     float64 // template inscribed radius around c, mm
+	rOut    float64 // farthest template vertex from c, mm
+	outline []pt    // outline + interior samples, mm, relative to c
+	flips   []bool
+	angles  int // number of rotation steps over 360°
+}
+
+func newFitter(region gocv.Mat, ppm float64, t template.Template) *fitter {
+	f := &fitter{t: t}
+	// Resample to fitPxPerMM, with a 1-px border of "outside" so the frame edge counts.
+	s := fitPxPerMM / ppm
+	w := int(math.Round(float64(region.Cols()) * s))
+	h := int(math.Round(float64(region.Rows()) * s))
+	small := gocv.NewMat()
+	defer small.Close()
+	if w == region.Cols() && h == region.Rows() {
+		region.CopyTo(&small)
+	} else {
+		gocv.Resize(region, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	}
+	gocv.Threshold(small, &small, 127, 255, gocv.ThresholdBinary)
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(small, &padded, 1, 1, 1, 1, gocv.BorderConstant, colorBlack)
+	f.w, f.h = w+2, h+2
+	inside := distance(padded)
+	inv := gocv.NewMat()
+	defer inv.Close()
+	gocv.BitwiseNot(padded, &inv)
+	outside := distance(inv)
+	f.sd = make([]float32, len(inside))
+	for i := range inside {
+		if inside[i] > 0 {
+			f.sd[i] = inside[i] - 0.5
+			if f.sd[i] > f.maxIn {
+				f.maxIn = f.sd[i]
+			}
+		} else {
+			f.sd[i] = -outside[i] + 0.5
+		}
+	}
+	f.prepTemplate()
+	return f
+}
+
+var colorBlack = colorRGBA(0, 0, 0)
+
+// distance is OpenCV's L2 distance transform (5x5 mask; pass the mask size explicitly, the
+// gocv v0.31 constants are broken: PITFALLS.md) as float32s.
+func distance(m gocv.Mat) []float32 {
+	dt, labels := gocv.NewMat(), gocv.NewMat()
+	defer dt.Close()
+	defer labels.Close()
+	gocv.DistanceTransform(m, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
+	b := dt.ToBytes()
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	return out
+}
+
+func (f *fitter) prepTemplate() {
+	poly := make([]pt, len(f.t.PolygonMM))
+	for i, q := range f.t.PolygonMM {
+		poly[i] = pt{q[0], q[1]}
+	}
+	minX, minY, maxX, maxY := f.t.Bounds()
+	// Pole of inaccessibility on a 0.25 mm grid (templates are small).
+	const g = 0.25
+	best := -1.0
+	var interior []pt
+	for y := minY + g/2; y < maxY; y += g {
+		for x := minX + g/2; x < maxX; x += g {
+			p := pt{x, y}
+			if !pointInPoly(p, poly) {
+				continue
+			}
+			d := math.Inf(1)
+			for i := range poly {
+				d = math.Min(d, segDist(p, poly[i], poly[(i+1)%len(poly)]))
+			}
+			if d > best {
+				best, f.c = d, p
+			}
+			if math.Mod(x-minX-g/2, 2) < g/2 && math.Mod(y-minY-g/2, 2) < g/2 {
+				interior = append(interior, p)
+			}
+		}
+	}
+	f.rIn = best
+	for _, p := range poly {
+		f.rOut = math.Max(f.rOut, dist(p, f.c))
+	}
+	step := 0.5 / fitPxPerMM
+	for i := range poly {
+		a, b := poly[i], poly[(i+1)%len(poly)]
+		n := int(math.Ceil(dist(a, b)/step)) + 1
+		for k := 0; k < n; k++ {
+			f.outline = append(f.outline, lerp(a, b, float64(k)/float64(n)).sub(f.c))
+		}
+	}
+	for _, p := range interior {
+		f.outline = append(f.outline, p.sub(f.c))
+	}
+	f.angles = int(math.Round(360 / fitStepDeg))
+	f.flips = []bool{false, true}
+	if isRect(poly) {
+		f.angles /= 2 // a rectangle is symmetric under a half turn and a flip
+		f.flips = []bool{false}
+	}
+}
+
+func isRect(p []pt) bool {
+	if len(p) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		a, b, c := p[i], p[(i+1)%4], p[(i+2)%4]
+		u, v := b.sub(a), c.sub(b)
+		if math.Abs(u.dot(v)) > 1e-6*u.norm()*v.norm() {
+			return false
+		}
+	}
+	return true
+}
+
+// search looks for a placement with every template point at signed distance >= tau mm.
+func (f *fitter) search(tau float64) (template.Placement, bool) {
+	k := float32(fitPxPerMM)
+	need := float32((f.rIn+tau)*fitPxPerMM) - 0.75
+	if f.maxIn < need {
+		return template.Placement{}, false
+	}
+	type cand struct {
+		i int
+		d float32
+	}
+	var cands []cand
+	for i, d := range f.sd {
+		if d >= need {
+			cands = append(cands, cand{i, d})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].d > cands[b].d })
+	if float64(f.maxIn) >= (f.rOut+tau)*fitPxPerMM+0.75 {
+		return f.placement(cands[0].i, 0, false), true
+	}
+	thr := float32(tau * fitPxPerMM)
+	offs := make([]image.Point, len(f.outline))
+	for _, flip := range f.flips {
+		for a := 0; a < f.angles; a++ {
+			ang := float64(a) * fitStepDeg * math.Pi / 180
+			sn, cs := math.Sincos(ang)
+			for j, o := range f.outline {
+				x := o.X
+				if flip { // F(v) - F(c) for the flip x -> -x
+					x = -o.X
+				}
+				rx := cs*x - sn*o.Y
+				ry := sn*x + cs*o.Y
+				offs[j] = image.Pt(int(math.Round(rx*float64(k))), int(math.Round(ry*float64(k))))
+			}
+			for _, c := range cands {
+				cx, cy := c.i%f.w, c.i/f.w
+				ok := true
+				for _, o := range offs {
+					x, y := cx+o.X, cy+o.Y
+					if x < 0 || y < 0 || x >= f.w || y >= f.h || f.sd[y*f.w+x] < thr {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					return f.placement(c.i, float64(a)*fitStepDeg, flip), true
+				}
+			}
+		}
+	}
+	return template.Placement{}, false
+}
+
+// placement converts a candidate pixel (padded, fitPxPerMM) and orientation to a Placement in
+// the region's millimetres.
+func (f *fitter) placement(i int, angleDeg float64, flip bool) template.Placement {
+	px, py := float64(i%f.w-1), float64(i/f.w-1)
+	pmm := pt{(px + 0.5) / fitPxPerMM, (py + 0.5) / fitPxPerMM}
+	c := f.c
+	if flip {
+		c.X = -c.X
+	}
+	sn, cs := math.Sincos(angleDeg * math.Pi / 180)
+	rc := pt{cs*c.X - sn*c.Y, sn*c.X + cs*c.Y}
+	return template.Placement{AngleDeg: angleDeg, Flipped: flip, TxMM: pmm.X - rc.X, TyMM: pmm.Y - rc.Y}
+}

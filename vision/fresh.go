@@ -1,0 +1,149 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/template"
+)
+
+// Fresh finds the untorn sheet in a photo and rectifies it into the sheet frame at
+// DefaultPxPerMM. The paper size fixes the millimetre scale. Orientation rule: the sheet's
+// long side becomes the paper's long side, and of the orientations left, the one whose "down"
+// points most nearly down in the photo wins (so an upright photo gives an upright sheet, and
+// one turned 90° is read with its top to the photo's left or right, whichever is higher).
+// Errors: ErrBlankFrame, ErrNoSheet, ErrSeveralSheets, ErrSheetCutOff, ErrBadInput.
+// The caller closes the SheetImage.
+func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
+	if paper.WidthMM <= 0 || paper.HeightMM <= 0 {
+		return nil, fmt.Errorf("%w: paper size %gx%g mm", ErrBadInput, paper.WidthMM, paper.HeightMM)
+	}
+	bgr, err := checkPhoto(photo)
+	if err != nil {
+		return nil, err
+	}
+	defer bgr.Close()
+	loc, err := locate(bgr, nil)
+	if err != nil {
+		return nil, err
+	}
+	r, err := pickSheet(loc)
+	if err != nil {
+		return nil, err
+	}
+	var q [4]pt
+	for i := range q {
+		q[i] = loc.toPhoto(r.quad[i])
+	}
+	q = refineQuad(bgr, q, math.Max(4, 2/loc.scale))
+	q = orientQuad(q, paper)
+	s := &SheetImage{PxPerMM: DefaultPxPerMM, Paper: paper, paperLab: loc.fg}
+	for i := range q {
+		s.Corners[i] = q[i].f32()
+	}
+	W, H := paper.WidthMM, paper.HeightMM
+	s.H = homographyFrom4([4]pt{{0, 0}, {W, 0}, {W, H}, {0, H}}, q)
+	s.Image = warpToFrame(bgr, s.H, paper, s.PxPerMM, 0)
+	sz := s.SizePx()
+	s.Mask = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), sz.Y, sz.X, gocv.MatTypeCV8UC1)
+	// Side ratio check: perspective changes it, but not by a factor.
+	top := (dist(q[0], q[1]) + dist(q[3], q[2])) / 2
+	left := (dist(q[0], q[3]) + dist(q[1], q[2])) / 2
+	if ratio := (top / left) / (W / H); ratio < 0.75 || ratio > 1.33 {
+		s.Notes = append(s.Notes, fmt.Sprintf("sheet's sides in the photo are %.2f:1, paper %s is %.2f:1: wrong paper size or strong perspective", top/left, paper.Name, W/H))
+	}
+	return s, nil
+}
+
+// pickSheet chooses the sheet among the located regions or says why there is none.
+func pickSheet(l *located) (*region, error) {
+	imgArea := float64(l.w * l.h)
+	var sheets []*region
+	for i := range l.regions {
+		r := &l.regions[i]
+		if r.area >= 0.03*imgArea && r.area < 0.98*imgArea && r.sheetLike() {
+			sheets = append(sheets, r)
+		}
+	}
+	if len(sheets) == 0 {
+		// A big paper-coloured blob with straight sides that runs into the frame's edge is a
+		// sheet cut off by the frame.
+		for i := range l.regions {
+			r := &l.regions[i]
+			if r.touches > 0 && r.area >= 0.03*imgArea && r.area < 0.98*imgArea && r.quadOK && r.sideFit > 0.7 {
+				return nil, ErrSheetCutOff
+			}
+		}
+		return nil, ErrNoSheet
+	}
+	if len(sheets) > 1 && sheets[1].area > 0.3*sheets[0].area {
+		return nil, fmt.Errorf("%w: found %d", ErrSeveralSheets, len(sheets))
+	}
+	r := sheets[0]
+	if r.touches > 0 {
+		return nil, ErrSheetCutOff
+	}
+	for _, c := range r.quad {
+		if c.X < -1 || c.Y < -1 || c.X > float64(l.w) || c.Y > float64(l.h) {
+			return nil, ErrSheetCutOff
+		}
+	}
+	return r, nil
+}
+
+// orientQuad orders the four photo corners so that they correspond to sheet-frame
+// (0,0),(W,0),(W,H),(0,H): clockwise on screen, long side on the paper's long side, "down"
+// as close as possible to the photo's down.
+func orientQuad(q [4]pt, paper template.Paper) [4]pt {
+	if signedArea(q[:]) < 0 { // make it clockwise on screen (y down)
+		q[1], q[3] = q[3], q[1]
+	}
+	W, H := paper.WidthMM, paper.HeightMM
+	best, bestScore := q, math.Inf(-1)
+	for k := 0; k < 4; k++ {
+		var c [4]pt
+		for i := 0; i < 4; i++ {
+			c[i] = q[(i+k)%4]
+		}
+		top := dist(c[0], c[1]) + dist(c[3], c[2])
+		left := dist(c[0], c[3]) + dist(c[1], c[2])
+		score := 0.0
+		if W != H && (top > left) != (W > H) {
+			score -= 10 // long side on the wrong axis
+		}
+		down := lerp(c[3], c[2], 0.5).sub(lerp(c[0], c[1], 0.5))
+		score += down.Y / down.norm()
+		score -= 1e-6 * float64(k) * down.X / down.norm() // exact 90°: a fixed, documented choice
+		if score > bestScore+1e-9 {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// warpToFrame warps a photo into the sheet frame given h (mm -> photo px), with margin mm
+// of extra frame around the sheet on every side. Pixel (u, v) of the result is centred on
+// ((u+0.5)/ppm - margin, (v+0.5)/ppm - margin) mm.
+func warpToFrame(photo gocv.Mat, h homog, paper template.Paper, ppm, margin float64) gocv.Mat {
+	sz := frameSize(paper, ppm)
+	m := int(math.Round(margin * ppm))
+	sz = sz.Add(image.Pt(2*m, 2*m))
+	// frame px -> mm
+	t := homog{1 / ppm, 0, 0.5/ppm - margin, 0, 1 / ppm, 0.5/ppm - margin, 0, 0, 1}
+	fp := h.mul(t) // frame px -> photo px
+	mat := fp.mat()
+	defer mat.Close()
+	out := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(photo, &out, mat, sz, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+	return out
+}
+
+// mmToPx converts sheet-frame mm to frame pixel coordinates (pixel centres).
+func mmToPx(p pt, ppm float64) pt { return pt{p.X*ppm - 0.5, p.Y*ppm - 0.5} }
+
+// pxToMM converts frame pixel coordinates to sheet-frame mm.
+func pxToMM(p pt, ppm float64) pt { return pt{(p.X + 0.5) / ppm, (p.Y + 0.5) / ppm} }

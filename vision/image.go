@@ -1,0 +1,127 @@
+package vision
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io/fs"
+	"math"
+	"os"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/template"
+)
+
+// DefaultPxPerMM is the sheet frame's resolution: 4 px/mm puts an A4 sheet at 840 x 1188 px,
+// fine enough for 0.25 mm masks and small enough to warp and measure in a few milliseconds.
+const DefaultPxPerMM = 4.0
+
+// SheetImage is a photo rectified/registered into the sheet frame (DESIGN.md "Sheet frame").
+type SheetImage struct {
+	Image      gocv.Mat        // BGR, rows=round(H*PxPerMM), cols=round(W*PxPerMM); closed by Close
+	Mask       gocv.Mat        // CV_8UC1 paper mask, same frame, 255 = paper; closed by Close
+	PxPerMM    float64         // pixels per millimetre of Image and Mask
+	Paper      template.Paper  // the paper size that fixes the millimetre scale
+	Corners    [4]gocv.Point2f // where sheet-frame (0,0),(W,0),(W,H),(0,H) lie in the photo, px
+	ResidualMM float64         // registration residual; 0 for a fresh sheet
+	Notes      []string        // observations worth reporting; they change nothing
+
+	// H maps sheet-frame millimetres to photo pixels (row-major 3x3).
+	H [9]float64
+
+	feat     *features  // ORB features of the fresh sheet, computed on first Register
+	paperLab *colorHist // colour model of this sheet's paper
+}
+
+// Close releases the Mats. It is safe to call more than once.
+func (s *SheetImage) Close() error {
+	if s == nil {
+		return nil
+	}
+	closeMat(&s.Image)
+	closeMat(&s.Mask)
+	if s.feat != nil {
+		s.feat.close()
+		s.feat = nil
+	}
+	return nil
+}
+
+// SizePx is the frame size in pixels (columns, rows).
+func (s *SheetImage) SizePx() image.Point { return frameSize(s.Paper, s.PxPerMM) }
+
+func frameSize(p template.Paper, pxPerMM float64) image.Point {
+	return image.Pt(int(math.Round(p.WidthMM*pxPerMM)), int(math.Round(p.HeightMM*pxPerMM)))
+}
+
+func closeMat(m *gocv.Mat) {
+	if m.Ptr() != nil {
+		m.Close()
+	}
+	*m = gocv.Mat{}
+}
+
+// ReadImage reads a photo as a BGR Mat; the caller closes it. The error names the problem
+// (missing file, not an image, truncated image), and the file.
+func ReadImage(path string) (gocv.Mat, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return gocv.Mat{}, fmt.Errorf("%s: file not found", path)
+		}
+		return gocv.Mat{}, fmt.Errorf("%s: %w", path, err)
+	}
+	m, err := DecodeImage(data)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// DecodeImage decodes encoded image bytes (JPEG, PNG, ...) into a BGR Mat the caller closes.
+// A JPEG without its end-of-image marker or a PNG without its IEND chunk is ErrTruncated:
+// OpenCV would otherwise return the missing part as grey and we would measure it.
+func DecodeImage(data []byte) (gocv.Mat, error) {
+	if len(data) == 0 {
+		return gocv.Mat{}, fmt.Errorf("%w: empty file", ErrNotImage)
+	}
+	if truncated(data) {
+		return gocv.Mat{}, ErrTruncated
+	}
+	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	if err != nil || m.Empty() {
+		if err == nil {
+			m.Close()
+		}
+		return gocv.Mat{}, ErrNotImage
+	}
+	return m, nil
+}
+
+func truncated(data []byte) bool {
+	switch {
+	case len(data) >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF: // JPEG
+		end := bytes.TrimRight(data, "\x00\r\n ")
+		return !bytes.HasSuffix(end, []byte{0xFF, 0xD9})
+	case len(data) >= 8 && bytes.Equal(data[:8], []byte("\x89PNG\r\n\x1a\n")):
+		return !bytes.Contains(data[max(0, len(data)-64):], []byte("IEND"))
+	}
+	return false
+}
+
+// matBytes returns a copy of a Mat's pixels (continuous, row-major).
+func matBytes(m gocv.Mat) []byte { return m.ToBytes() }
+
+// newMask builds a CV_8UC1 Mat from bytes; the caller closes it.
+func newMask(w, h int, data []byte) gocv.Mat {
+	m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, data)
+	if err != nil {
+		panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", w, h, err)) // programming error
+	}
+	return m
+}
+
+func colorRGBA(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }

@@ -1,0 +1,340 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// workLong is the long side, in pixels, of the downscaled image the sheet is located on. The
+// outline is then fitted with sub-pixel straight lines, so 640 px puts corners within about
+// 0.1% of the diagonal while the colour loop stays at a few milliseconds.
+const workLong = 640
+
+// region is one connected blob of paper-coloured pixels, in work pixels.
+type region struct {
+	contour  []pt
+	area     float64 // contour area (holes such as ink included)
+	quad     [4]pt   // fitted quadrilateral, corners in contour order
+	quadOK   bool
+	quadness float64 // area / quad area: 1 for a sheet, less for a torn one
+	sideFit  float64 // fraction of outline points within tolerance of the quad's sides
+	touches  float64 // fraction of outline points on the image border (0 if under 3 points)
+}
+
+func (r *region) sheetLike() bool {
+	return r.quadOK && r.quadness > 0.9 && r.quadness < 1.08 && r.sideFit > 0.85
+}
+
+// located is the result of the colour segmentation of one photo at work resolution.
+type located struct {
+	scale   float64 // work px per photo px
+	w, h    int
+	lab     []byte // blurred Lab, 3 bytes per pixel
+	mask    []byte // 255 = paper
+	regions []region
+	fg, bg  *colorHist
+}
+
+// toPhoto maps a work-pixel position to photo pixels (pixel centres on both sides).
+func (l *located) toPhoto(p pt) pt {
+	return pt{(p.X+0.5)/l.scale - 0.5, (p.Y+0.5)/l.scale - 0.5}
+}
+
+func (l *located) toWork(p pt) pt {
+	return pt{(p.X+0.5)*l.scale - 0.5, (p.Y+0.5)*l.scale - 0.5}
+}
+
+// checkPhoto rejects Mats the package cannot work on and converts grey or BGRA to BGR.
+// The returned Mat is a new one the caller closes.
+func checkPhoto(photo gocv.Mat) (gocv.Mat, error) {
+	if photo.Ptr() == nil || photo.Empty() {
+		return gocv.Mat{}, fmt.Errorf("%w: empty image", ErrBadInput)
+	}
+	if photo.Cols() < 32 || photo.Rows() < 32 {
+		return gocv.Mat{}, fmt.Errorf("%w: image is only %dx%d px", ErrBadInput, photo.Cols(), photo.Rows())
+	}
+	out := gocv.NewMat()
+	switch photo.Channels() {
+	case 3:
+		photo.CopyTo(&out)
+	case 1:
+		gocv.CvtColor(photo, &out, gocv.ColorGrayToBGR)
+	case 4:
+		gocv.CvtColor(photo, &out, gocv.ColorBGRAToBGR)
+	default:
+		out.Close()
+		return gocv.Mat{}, fmt.Errorf("%w: image has %d channels", ErrBadInput, photo.Channels())
+	}
+	if out.Type() != gocv.MatTypeCV8UC3 {
+		out.ConvertTo(&out, gocv.MatTypeCV8UC3)
+	}
+	return out, nil
+}
+
+// locate segments paper from table in photo (BGR). paper, when not nil, is the colour model of
+// the sheet's paper from an earlier photo; otherwise it is bootstrapped from bright,
+// unsaturated pixels.
+func locate(photo gocv.Mat, paper *colorHist) (*located, error) {
+	scale := float64(workLong) / float64(max(photo.Cols(), photo.Rows()))
+	if scale > 1 {
+		scale = 1
+	}
+	w := int(math.Round(float64(photo.Cols()) * scale))
+	h := int(math.Round(float64(photo.Rows()) * scale))
+	scale = float64(w) / float64(photo.Cols())
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(photo, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	if blank(small) {
+		return nil, ErrBlankFrame
+	}
+	gocv.GaussianBlur(small, &small, image.Pt(5, 5), 0, 0, gocv.BorderReflect101)
+
+	l := &located{scale: scale, w: w, h: h, lab: labBytes(small)}
+	n := w * h
+	band := max(3, min(w, h)/40)
+	inBand := func(i int) bool {
+		x, y := i%w, i/w
+		return x < band || y < band || x >= w-band || y >= h-band
+	}
+	l.bg = histFrom(l.lab, inBand)
+	if paper != nil {
+		l.fg = paper
+	} else {
+		pn := paperness(l.lab)
+		thr := otsu(pn, -255, 255)
+		// Paper is among the brightest, least saturated things in view: keep only the upper
+		// part of the bright class, so a light table does not seed the paper model.
+		var bright []float64
+		for i, v := range pn {
+			if v > thr && !inBand(i) {
+				bright = append(bright, v)
+			}
+		}
+		if len(bright) < n/200 {
+			return nil, ErrNoSheet
+		}
+		thr2 := percentile(bright, 0.3)
+		l.fg = histFrom(l.lab, func(i int) bool { return pn[i] >= thr2 && !inBand(i) })
+	}
+
+	mask := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
+	defer mask.Close()
+	for iter := 0; iter < 3; iter++ {
+		prob := paperProb(l.lab, l.fg, l.bg, 0.5)
+		for i := range prob {
+			if prob[i] > 127 {
+				prob[i] = 255
+			} else {
+				prob[i] = 0
+			}
+		}
+		m := newMask(w, h, prob)
+		m.CopyTo(&mask)
+		m.Close()
+		morph(&mask, 5, 7)
+		if iter == 2 {
+			break
+		}
+		// Re-estimate both models from the segmentation, away from its boundary.
+		er, di := gocv.NewMat(), gocv.NewMat()
+		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(7, 7))
+		gocv.Erode(mask, &er, k)
+		gocv.Dilate(mask, &di, k)
+		k.Close()
+		eb, db := er.ToBytes(), di.ToBytes()
+		er.Close()
+		di.Close()
+		cnt := 0
+		for _, v := range eb {
+			if v != 0 {
+				cnt++
+			}
+		}
+		if cnt < n/200 {
+			break
+		}
+		if paper == nil {
+			l.fg = histFrom(l.lab, func(i int) bool { return eb[i] != 0 })
+		}
+		l.bg = histFrom(l.lab, func(i int) bool { return db[i] == 0 || inBand(i) })
+	}
+	l.mask = mask.ToBytes()
+	l.regions = findRegions(mask, w, h)
+	return l, nil
+}
+
+// blank reports a nearly uniform frame (lens cap, black, white wall).
+func blank(bgr gocv.Mat) bool {
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(bgr, &gray, gocv.ColorBGRToGray)
+	mean, std := gocv.NewMat(), gocv.NewMat()
+	defer mean.Close()
+	defer std.Close()
+	gocv.MeanStdDev(gray, &mean, &std)
+	return std.GetDoubleAt(0, 0) < 4
+}
+
+// findRegions returns the outer contours of the mask's blobs larger than 1% of the image,
+// largest first, each with its fitted quadrilateral.
+func findRegions(mask gocv.Mat, w, h int) []region {
+	cs := gocv.FindContours(mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
+	defer cs.Close()
+	minArea := 0.01 * float64(w*h)
+	var out []region
+	for i := 0; i < cs.Size(); i++ {
+		c := cs.At(i)
+		a := gocv.ContourArea(c)
+		if a < minArea {
+			continue
+		}
+		ps := c.ToPoints()
+		r := region{area: a, contour: make([]pt, len(ps))}
+		onBorder := 0
+		for j, p := range ps {
+			r.contour[j] = ptI(p)
+			if p.X <= 3 || p.Y <= 3 || p.X >= w-4 || p.Y >= h-4 {
+				onBorder++
+			}
+		}
+		if onBorder >= 3 {
+			r.touches = float64(onBorder) / float64(len(ps))
+		}
+		r.quad, r.quadOK = fitQuad(r.contour)
+		if r.quadOK {
+			r.quadness = a / polyArea(r.quad[:])
+			r.sideFit = sideFit(r.contour, r.quad)
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
+	return out
+}
+
+// fitQuad fits a quadrilateral to a closed outline: the convex hull is reduced to its four
+// most important vertices (dropping, one at a time, the vertex whose removal loses least
+// area), then each side is re-fitted by total least squares to the outline points along its
+// middle 80%, and the corners are the intersections of adjacent sides. Fitting sides rather
+// than picking corner pixels keeps the corners right when the paper's corners are rounded,
+// dog-eared, blurred or shadowed.
+func fitQuad(contour []pt) ([4]pt, bool) {
+	var q [4]pt
+	hull := convexHull(contour)
+	if len(hull) < 4 {
+		return q, false
+	}
+	for len(hull) > 4 {
+		best, bestLoss := -1, math.Inf(1)
+		for i := range hull {
+			a, b, c := hull[(i+len(hull)-1)%len(hull)], hull[i], hull[(i+1)%len(hull)]
+			loss := math.Abs(b.sub(a).cross(c.sub(a)))
+			if loss < bestLoss {
+				best, bestLoss = i, loss
+			}
+		}
+		hull = append(hull[:best], hull[best+1:]...)
+	}
+	copy(q[:], hull)
+	// Refine: assign every outline point to its nearest side (ignoring the ends of each side,
+	// where corners are rounded or torn), fit each side by trimmed total least squares, and
+	// intersect; a few rounds recover from a hull vertex on a spike of the outline.
+	for round := 0; round < 4; round++ {
+		var groups [4][]pt
+		for _, p := range contour {
+			best, bestD := -1, math.Inf(1)
+			for s := 0; s < 4; s++ {
+				if d := segDist(p, q[s], q[(s+1)%4]); d < bestD {
+					best, bestD = s, d
+				}
+			}
+			a, b := q[best], q[(best+1)%4]
+			L := dist(a, b)
+			if L < 4 {
+				return q, false
+			}
+			if t := p.sub(a).dot(b.sub(a)) / (L * L); t >= 0.08 && t <= 0.92 {
+				groups[best] = append(groups[best], p)
+			}
+		}
+		var lines [4]line
+		for s := 0; s < 4; s++ {
+			if len(groups[s]) < 5 {
+				lines[s], _ = fitLineTLS([]pt{q[s], q[(s+1)%4]})
+				continue
+			}
+			lines[s] = trimmedLine(groups[s])
+		}
+		var out [4]pt
+		ok := true
+		for s := 0; s < 4 && ok; s++ {
+			p, good := intersect(lines[(s+3)%4], lines[s])
+			ok = good && dist(p, q[s]) < 0.2*dist(q[s], q[(s+2)%4])
+			out[s] = p
+		}
+		if !ok || !convexQuad(out) {
+			break
+		}
+		q = out
+	}
+	return q, true
+}
+
+// trimmedLine fits a line by total least squares, then twice more on the points within
+// max(1.5 px, 2.5 x the median residual) of the previous fit.
+func trimmedLine(p []pt) line {
+	ln, _ := fitLineTLS(p)
+	for round := 0; round < 3; round++ {
+		res := make([]float64, len(p))
+		for i, q := range p {
+			res[i] = math.Abs(ln.dist(q))
+		}
+		med := percentile(res, 0.5)
+		tol := math.Max(1.5, 2.5*med)
+		var keep []pt
+		for i, q := range p {
+			if res[i] <= tol {
+				keep = append(keep, q)
+			}
+		}
+		if len(keep) < 5 || len(keep) == len(p) {
+			break
+		}
+		ln, _ = fitLineTLS(keep)
+		p = keep
+	}
+	return ln
+}
+
+func convexQuad(q [4]pt) bool {
+	sign := 0.0
+	for i := 0; i < 4; i++ {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		cr := b.sub(a).cross(c.sub(b))
+		if cr == 0 || (sign != 0 && (cr > 0) != (sign > 0)) {
+			return false
+		}
+		sign = cr
+	}
+	return true
+}
+
+// sideFit is the fraction of outline points within tolerance of the quad's sides.
+func sideFit(contour []pt, q [4]pt) float64 {
+	diag := math.Max(dist(q[0], q[2]), dist(q[1], q[3]))
+	tol := math.Max(2, 0.012*diag)
+	n := 0
+	for _, p := range contour {
+		for s := 0; s < 4; s++ {
+			if segDist(p, q[s], q[(s+1)%4]) <= tol {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(contour))
+}

@@ -1,0 +1,283 @@
+package vision
+
+import (
+	"encoding/binary"
+	"fmt"
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// Tear geometry.
+//
+// The removed region is the before-mask minus the after-mask, opened with a disk of
+// SliverMM diameter: misregistration leaves slivers a fraction of a millimetre wide along the
+// untorn edges, and no tear removes a strip that thin. Blobs smaller than MinPieceMM2 are
+// then ignored as slivers (a thumb-nail of paper; the template is 968 mm²). A piece touches
+// the outer edge when it comes within EdgeTouchMM of paper-less area of the before-sheet
+// (the frame's own edge, or an earlier tear's edge).
+
+const (
+	// SliverMM is the width below which a strip of missing paper is registration noise.
+	SliverMM = 1.5
+	// MinPieceMM2 is the documented floor: removed blobs smaller than this are not pieces.
+	MinPieceMM2 = 40.0
+	// EdgeTouchMM is how close a piece must come to the before-sheet's outer edge.
+	EdgeTouchMM = 1.5
+)
+
+// TearResult is the geometry of one tear in the sheet frame. Close it.
+type TearResult struct {
+	Removed        gocv.Mat            // CV_8UC1, 255 = paper removed by this tear (pieces only)
+	AreaMM2        float64             // area of the pieces
+	Pieces         int                 // removed pieces of at least MinPieceMM2
+	EdgeToEdge     bool                // every piece touches the before-sheet's outer edge
+	PieceOutlines  [][]judge.Point     // mm, one closed outline per piece, largest first
+	TearLines      [][]judge.Point     // mm, the new paper edges (piece outline not on the old edge)
+	TemplateFits   bool                // the template fits inside one removed piece
+	PiecePlacement *template.Placement // where it fits in that piece (nil if not)
+	PaperFits      bool                // the template fits on the remaining paper
+	PaperPlacement *template.Placement // where (nil if not)
+	Measurement    judge.Measurement   // ready for the judge
+
+	template template.Template // the template measured against, for Annotate
+}
+
+// Close releases the Removed mask.
+func (r *TearResult) Close() error {
+	if r != nil {
+		closeMat(&r.Removed)
+	}
+	return nil
+}
+
+// Measure compares the sheet before a tear (the fresh sheet or the previous registered
+// photo) with the sheet after it, both in the same sheet frame, and fills the TearResult and
+// its judge.Measurement, including the state of every located letter of layouts. The caller
+// closes the result.
+func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.Template) (*TearResult, error) {
+	if before == nil || after == nil || before.Mask.Empty() || after.Mask.Empty() {
+		return nil, fmt.Errorf("%w: missing sheet", ErrBadInput)
+	}
+	if before.Mask.Cols() != after.Mask.Cols() || before.Mask.Rows() != after.Mask.Rows() || before.PxPerMM != after.PxPerMM {
+		return nil, fmt.Errorf("%w: before and after are not in the same sheet frame", ErrBadInput)
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: template: %v", ErrBadInput, err)
+	}
+	ppm := before.PxPerMM
+	w, h := before.Mask.Cols(), before.Mask.Rows()
+	bm, am := before.Mask.ToBytes(), after.Mask.ToBytes()
+
+	raw := make([]byte, w*h)
+	for i := range raw {
+		if bm[i] != 0 && am[i] == 0 {
+			raw[i] = 255
+		}
+	}
+	rm := newMask(w, h, raw)
+	defer rm.Close()
+	d := int(math.Round(SliverMM * ppm))
+	if d%2 == 0 {
+		d++
+	}
+	morph(&rm, d, 0)
+
+	// Near the before-sheet's outer edge: not paper before, or the frame's edge, dilated.
+	outer := make([]byte, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if bm[y*w+x] == 0 || x == 0 || y == 0 || x == w-1 || y == h-1 {
+				outer[y*w+x] = 255
+			}
+		}
+	}
+	om := newMask(w, h, outer)
+	defer om.Close()
+	e := int(math.Round(2*EdgeTouchMM*ppm)) | 1
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
+	gocv.Dilate(om, &om, k)
+	k.Close()
+	nearOuter := om.ToBytes()
+
+	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer cents.Close()
+	n := gocv.ConnectedComponentsWithStatsWithParams(rm, &labels, &stats, &cents, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	lb := labels.ToBytes()
+	type piece struct {
+		label int
+		area  int
+	}
+	var pieces []piece
+	minPx := int(MinPieceMM2 * ppm * ppm)
+	for i := 1; i < n; i++ {
+		if a := int(stats.GetIntAt(i, 4)); a >= minPx {
+			pieces = append(pieces, piece{i, a})
+		}
+	}
+	// Largest first; ties by label (deterministic).
+	for i := 1; i < len(pieces); i++ {
+		for j := i; j > 0 && pieces[j].area > pieces[j-1].area; j-- {
+			pieces[j], pieces[j-1] = pieces[j-1], pieces[j]
+		}
+	}
+	res := &TearResult{Pieces: len(pieces), EdgeToEdge: len(pieces) > 0, template: t}
+	keep := make(map[int]int, len(pieces)) // label -> piece index
+	for i, p := range pieces {
+		keep[p.label] = i
+		res.AreaMM2 += float64(p.area) / (ppm * ppm)
+	}
+	removed := make([]byte, w*h)
+	touch := make([]bool, len(pieces))
+	for i := range removed {
+		l := int(int32(binary.LittleEndian.Uint32(lb[4*i:])))
+		if pi, ok := keep[l]; ok {
+			removed[i] = 255
+			if nearOuter[i] != 0 {
+				touch[pi] = true
+			}
+		}
+	}
+	for _, tch := range touch {
+		res.EdgeToEdge = res.EdgeToEdge && tch
+	}
+	res.Removed = newMask(w, h, removed)
+	res.AreaMM2 = math.Round(res.AreaMM2*10) / 10
+
+	m := &res.Measurement
+	m.RemovedAreaMM2 = res.AreaMM2
+	m.Pieces = res.Pieces
+	m.EdgeToEdge = res.EdgeToEdge
+
+	// Outlines and tear lines, and the template in each piece.
+	for _, p := range pieces {
+		pm := make([]byte, w*h)
+		for i := range pm {
+			if int(int32(binary.LittleEndian.Uint32(lb[4*i:]))) == p.label {
+				pm[i] = 255
+			}
+		}
+		pmat := newMask(w, h, pm)
+		outline, tears := pieceOutline(pmat, nearOuter, w, ppm)
+		res.PieceOutlines = append(res.PieceOutlines, outline)
+		res.TearLines = append(res.TearLines, tears...)
+		if !res.TemplateFits {
+			fr, err := FitTemplateDetail(pmat, ppm, t)
+			if err == nil {
+				if fr.Fits {
+					res.TemplateFits = true
+					pl := fr.Placement
+					res.PiecePlacement = &pl
+				}
+				if fr.Near {
+					m.Doubts = append(m.Doubts, fmt.Sprintf("template fit within %g mm of a removed piece's size", NearFitMM))
+				}
+			}
+		}
+		pmat.Close()
+	}
+	m.TemplateFits = res.TemplateFits
+
+	fr, err := FitTemplateDetail(after.Mask, ppm, t)
+	if err != nil {
+		res.Close()
+		return nil, err
+	}
+	res.PaperFits = fr.Fits
+	if fr.Fits {
+		pl := fr.Placement
+		res.PaperPlacement = &pl
+	}
+	if fr.Near {
+		m.Doubts = append(m.Doubts, fmt.Sprintf("template fit within %g mm of the remaining paper's size", NearFitMM))
+	}
+	m.PaperFitsTemplate = res.PaperFits
+
+	resid := math.Max(before.ResidualMM, after.ResidualMM)
+	if resid > DoubtResidualMM {
+		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
+	}
+	m.Letters = letterStates(before, bm, am, w, h, layouts, resid)
+	for _, sl := range m.Letters {
+		for i, st := range sl.States {
+			if st == judge.LetterAmbiguous {
+				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is within measurement error of the tear", sl.Name, i+1))
+			}
+		}
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² and strips under %g mm wide are ignored", MinPieceMM2, SliverMM))
+	return res, nil
+}
+
+// pieceOutline returns a piece's outline (mm) and the runs of it that are new paper edges
+// (not near the before-sheet's outer edge).
+func pieceOutline(pm gocv.Mat, nearOuter []byte, w int, ppm float64) ([]judge.Point, [][]judge.Point) {
+	cs := gocv.FindContours(pm, gocv.RetrievalExternal, gocv.ChainApproxNone)
+	defer cs.Close()
+	best, bestA := -1, 0.0
+	for i := 0; i < cs.Size(); i++ {
+		if a := gocv.ContourArea(cs.At(i)); a > bestA || best < 0 {
+			best, bestA = i, a
+		}
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	ps := cs.At(best).ToPoints()
+	toMM := func(p image.Point) judge.Point {
+		q := pxToMM(ptI(p), ppm)
+		return judge.Point{X: math.Round(q.X*100) / 100, Y: math.Round(q.Y*100) / 100}
+	}
+	// Simplified outline (0.25 mm tolerance).
+	pv := cs.At(best)
+	ap := gocv.ApproxPolyDP(pv, 1, true)
+	var outline []judge.Point
+	for _, p := range ap.ToPoints() {
+		outline = append(outline, toMM(p))
+	}
+	ap.Close()
+	// Tear runs.
+	var runs [][]image.Point
+	var cur []image.Point
+	start := 0
+	for i, p := range ps { // start the walk at a point on the old edge so runs do not wrap
+		if nearOuter[p.Y*w+p.X] != 0 {
+			start = i
+			break
+		}
+	}
+	for k := 0; k < len(ps); k++ {
+		p := ps[(start+k)%len(ps)]
+		if nearOuter[p.Y*w+p.X] == 0 {
+			cur = append(cur, p)
+		} else if len(cur) > 0 {
+			runs = append(runs, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		runs = append(runs, cur)
+	}
+	var tears [][]judge.Point
+	for _, r := range runs {
+		if float64(len(r)) < 2*ppm { // under ~2 mm
+			continue
+		}
+		v := gocv.NewPointVectorFromPoints(r)
+		ap := gocv.ApproxPolyDP(v, 1, false)
+		var line []judge.Point
+		for _, p := range ap.ToPoints() {
+			line = append(line, toMM(p))
+		}
+		ap.Close()
+		v.Close()
+		tears = append(tears, line)
+	}
+	return outline, tears
+}

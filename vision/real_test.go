@@ -1,0 +1,50 @@
+package vision
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/template"
+)
+
+// realDir is the folder of real photos (../shared/realdata); tests using it skip without it.
+func realDir(t testing.TB) string {
+	d := os.Getenv("TEARCAM_REALDATA")
+	if d == "" {
+		d = "/work/shared/realdata"
+	}
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("real photos not available (%s); set TEARCAM_REALDATA", d)
+	}
+	return d
+}
+
+func TestRealDebug(t *testing.T) {
+	if os.Getenv("VISION_DEBUG") == "" {
+		t.Skip("debug only")
+	}
+	d := realDir(t)
+	files, _ := filepath.Glob(filepath.Join(d, "sheets", "*.*g"))
+	files = append(files, filepath.Join(d, "torn", "antishredder_input_img_1.jpg"))
+	a4, _ := template.ParsePaper("a4")
+	for _, f := range files {
+		img, err := ReadImage(f)
+		require.NoError(t, err)
+		s, err := Fresh(img, a4)
+		if err != nil {
+			t.Logf("%s: %v", filepath.Base(f), err)
+		} else {
+			t.Logf("%s: corners %v notes %v", filepath.Base(f), s.Corners, s.Notes)
+			small := gocv.NewMat()
+			gocv.Resize(s.Image, &small, s.SizePx().Div(3), 0, 0, gocv.InterpolationArea)
+			gocv.IMWrite("/tmp/v/fresh_"+filepath.Base(f)+".png", small)
+			small.Close()
+			s.Close()
+		}
+		img.Close()
+	}
+}
