@@ -17,6 +17,7 @@ type controller struct {
 	sheetOf int // player announced by "sheet NAME" for the next settled sheet, or -1
 	settled []int
 	lat     []time.Duration
+	comp    []time.Duration
 }
 
 type playerState struct {
@@ -226,6 +227,7 @@ func (c *controller) match(p int) {
 // tear rules tear t of player p on settled frame s (nil for a last-ditch effort); the
 // referee has recorded the ruling when it returns, and only then is it reported.
 func (c *controller) tear(p int, t judge.Tear, s *settled) {
+	began := c.cfg.Now()
 	ps := c.players[p]
 	var r judge.TearRuling
 	var annotated []byte
@@ -252,12 +254,13 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	}
 	ps.rulings.Tears = append(ps.rulings.Tears, r)
 	ps.rulings.Out = r.Out
-	var lat time.Duration
+	var lat, comp time.Duration
 	if s != nil {
-		lat = c.cfg.Now().Sub(s.readAt)
-		c.lat = append(c.lat, lat)
+		now := c.cfg.Now()
+		lat, comp = now.Sub(s.readAt), now.Sub(began)
+		c.lat, c.comp = append(c.lat, lat), append(c.comp, comp)
 	}
-	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat})
+	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat, Compute: comp})
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -294,18 +297,17 @@ func (c *controller) finish() {
 }
 
 func (c *controller) result() *Result {
-	res := &Result{Settled: c.settled, Latencies: c.lat}
+	res := &Result{Settled: c.settled, Latencies: c.lat, Computes: c.comp}
 	res.Rulings = c.rulings()
 	return res
 }
 
 // rulings is the rulings document so far.
 func (c *controller) rulings() judge.Rulings {
-	doc := judge.Rulings{Schema: judge.Schema, Paper: c.cfg.Paper.Name, Template: c.cfg.Template}
-	for _, ps := range c.players {
-		pr := ps.rulings
-		pr.Tears = append([]judge.TearRuling(nil), pr.Tears...)
-		doc.Players = append(doc.Players, pr)
+	players := make([]judge.PlayerRulings, len(c.players))
+	for i, ps := range c.players {
+		players[i] = ps.rulings
+		players[i].Tears = append([]judge.TearRuling(nil), ps.rulings.Tears...)
 	}
-	return doc
+	return judge.NewRulings(c.cfg.Paper.Name, c.cfg.Template, players)
 }

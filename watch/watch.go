@@ -54,8 +54,9 @@ type Event struct {
 	Ruling    *judge.TearRuling  // a tear was ruled
 	Annotated []byte             // JPEG for Ruling, or nil
 	Message   string             // a status message
-	// Latency is the time from reading the settled frame to the ruling being recorded.
-	Latency time.Duration
+	// Latency is the time from reading the settled frame to the ruling being recorded;
+	// Compute is the part of it spent judging (the rest waited for earlier work).
+	Latency, Compute time.Duration
 	// Rulings is the whole rulings document after this event.
 	Rulings judge.Rulings
 }
@@ -69,6 +70,9 @@ type Config struct {
 	Template template.Template
 	Analyzer AnalyzerConfig
 	Detector DetectorConfig
+	// Realtime paces a video file at its frame rate, as a camera would deliver it (so that
+	// latencies mean what they would live). Cameras are always real time.
+	Realtime bool
 	// Grace is how long to wait for announcements still to come after the source ended.
 	Grace time.Duration
 	// OnFrame, if set, sees every frame (live view) with the Detector's phase; it runs on the
@@ -90,8 +94,9 @@ type Result struct {
 	End     string // why the session ended
 	// Settled is every frame number taken as a settled sheet, in order.
 	Settled []int
-	// Latencies are the settle-to-recorded times of the tears ruled on a frame.
-	Latencies []time.Duration
+	// Latencies are the settle-to-recorded times of the tears ruled on a frame, and
+	// Computes the judging part of each.
+	Latencies, Computes []time.Duration
 }
 
 // settled is a frame taken by the detector.
@@ -250,6 +255,12 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 		readAt := cfg.Now()
 		no := n
 		n++
+		if cfg.Realtime && !src.Live() {
+			if d := start.Add(time.Duration(float64(no) / fps * float64(time.Second))).Sub(readAt); d > 0 {
+				time.Sleep(d)
+				readAt = cfg.Now()
+			}
+		}
 		if frame.Type() != gocv.MatTypeCV8UC3 {
 			continue
 		}
