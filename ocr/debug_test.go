@@ -14,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tearcam/internal/synth"
+	"tearcam/judge"
 )
 
 // TestDebugDump writes, for synthetic sheet $OCR_DEBUG_SEED, every region's crops as Tesseract
@@ -59,6 +60,37 @@ func TestDebugDump(t *testing.T) {
 	for _, sk := range sh.Skills {
 		t.Logf("truth %q font=%s angle=%.1f cap=%.1f at (%.0f,%.0f)mm", sk.Name, sk.Font, sk.AngleDeg, sk.CapHeightMM, sk.Letters[0].Outline[0].X, sk.Letters[0].Outline[0].Y)
 	}
+	lays, err := l.Locate(m, empty, 4, sh.SkillNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := image.NewRGBA(sh.Image.Bounds())
+	copy(out.Pix, sh.Image.Pix)
+	poly := func(q []judge.Point, c color.RGBA) {
+		for i := range q {
+			a, b := q[i], q[(i+1)%len(q)]
+			for k := 0; k <= 40; k++ {
+				f := float64(k) / 40
+				out.Set(int((a.X+(b.X-a.X)*f)*4), int((a.Y+(b.Y-a.Y)*f)*4), c)
+			}
+		}
+	}
+	for k, sk := range sh.Skills {
+		for _, le := range sk.Letters {
+			var q []judge.Point
+			for _, p := range le.Outline {
+				q = append(q, judge.Point{X: p.X, Y: p.Y})
+			}
+			poly(q, color.RGBA{0, 200, 0, 255})
+		}
+		for _, le := range lays[k].Letters {
+			poly(le.Outline, color.RGBA{255, 0, 0, 255})
+		}
+		t.Logf("%q: %v", sk.Name, lays[k].Notes)
+	}
+	f, _ = os.Create(filepath.Join(dir, "outlines.png"))
+	png.Encode(f, out)
+	f.Close()
 	for i, rg := range im.groupWords(wordGap) {
 		for j, o := range orientations(rg, im.w) {
 			cr := im.render(o)

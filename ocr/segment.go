@@ -1,0 +1,314 @@
+package ocr
+
+import (
+	"math"
+	"sort"
+	"unicode"
+
+	"tearcam/judge"
+)
+
+// Notes on how a skill's letters were cut (SkillLayout.Notes).
+const (
+	cutByMarks    = "letters from separate ink marks"
+	cutByJoined   = "some letters made of several ink marks joined by proximity"
+	cutByProfile  = "joined letters cut along the baseline at the thinnest ink, by expected letter widths"
+	cutNoInkShare = "a letter got no ink of its own: its outline is the band between its neighbours"
+)
+
+// letterWidth is a letter's expected width relative to the cap height, for handwriting in
+// general (from the advance widths of common handwriting fonts, rounded).
+func letterWidth(r rune) float64 {
+	switch r {
+	case 'i', 'l', 'j', '1', '!', 'I':
+		return 0.3
+	case 'f', 't', 'r':
+		return 0.42
+	case 'm', 'M', 'W':
+		return 0.85
+	case 'w':
+		return 0.75
+	case 's', 'c', 'z', 'J':
+		return 0.48
+	}
+	if unicode.IsUpper(r) {
+		return 0.65
+	}
+	return 0.55
+}
+
+// segFrame is the matched region's ink in its reading frame, sheared upright: u' = u + s*v
+// makes slanted strokes vertical, so that letters stand apart along u'.
+type segFrame struct {
+	im    *inkMap
+	rg    *region
+	shear float64
+}
+
+func (f *segFrame) u(p int32) float64 {
+	u, v := f.rg.toUV(float64(int(p)%f.im.w), float64(int(p)/f.im.w))
+	return u + f.shear*v
+}
+
+// estimateShear finds the shear making the word's strokes most vertical: the one whose column
+// projection is sharpest (largest sum of squares).
+func estimateShear(im *inkMap, rg *region) float64 {
+	type uv struct{ u, v float64 }
+	pts := make([]uv, 0, len(rg.pix))
+	step := max(1, len(rg.pix)/4000)
+	for i := 0; i < len(rg.pix); i += step {
+		p := rg.pix[i]
+		u, v := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+		pts = append(pts, uv{u, v})
+	}
+	best, bestS := -1.0, 0.0
+	bins := map[int]float64{}
+	for k := -12; k <= 12; k++ {
+		s := float64(k) * 0.05
+		clear(bins)
+		for _, p := range pts {
+			bins[int(math.Floor(p.u+s*p.v))]++
+		}
+		e := 0.0
+		for _, b := range bins {
+			e += b * b
+		}
+		// Prefer no shear on ties.
+		e *= 1 - 0.002*math.Abs(float64(k))
+		if e > best {
+			best, bestS = e, s
+		}
+	}
+	return bestS
+}
+
+// letterOutlines cuts the matched view's ink into the skill's letters and returns their
+// outlines in mm, notes about how they were found, and a confidence factor for the cut.
+func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string, float64) {
+	rg := v.rg
+	letters := judge.LetterRunes(name)
+	n := len(letters)
+	f := &segFrame{im: im, rg: rg, shear: estimateShear(im, rg)}
+	// Expected widths, with the space after a word added to its last letter.
+	exp := make([]float64, n)
+	li := -1
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			li++
+			exp[li] += letterWidth(r)
+		} else if unicode.IsSpace(r) && li >= 0 {
+			exp[li] += 0.35
+		}
+	}
+	type blob struct {
+		u0, u1 float64
+		pix    []int32
+	}
+	var blobs []*blob
+	for _, c := range rg.comps {
+		b := &blob{u0: math.Inf(1), u1: math.Inf(-1), pix: im.comps[c].pix}
+		for _, p := range b.pix {
+			u := f.u(p)
+			b.u0, b.u1 = math.Min(b.u0, u), math.Max(b.u1, u)
+		}
+		blobs = append(blobs, b)
+	}
+	sort.Slice(blobs, func(i, j int) bool { return blobs[i].u0+blobs[i].u1 < blobs[j].u0+blobs[j].u1 })
+	// Merge pieces lying over one another along the line (dots, accents, crossbars).
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i+1 < len(blobs); i++ {
+			a, b := blobs[i], blobs[i+1]
+			ov := math.Min(a.u1, b.u1) - math.Max(a.u0, b.u0)
+			narrow := math.Min(a.u1-a.u0, b.u1-b.u0)
+			if ov > 0.6*narrow {
+				a.u0, a.u1 = math.Min(a.u0, b.u0), math.Max(a.u1, b.u1)
+				a.pix = append(append([]int32{}, a.pix...), b.pix...)
+				blobs = append(blobs[:i+1], blobs[i+2:]...)
+				merged = true
+				break
+			}
+		}
+	}
+	total := 0.0
+	for _, e := range exp {
+		total += e
+	}
+	u0, u1 := math.Inf(1), math.Inf(-1)
+	for _, b := range blobs {
+		u0, u1 = math.Min(u0, b.u0), math.Max(u1, b.u1)
+	}
+	scale := (u1 - u0) / total // px per unit of expected width
+	plausible := func(bs []*blob) bool {
+		for i, b := range bs {
+			r := (b.u1 - b.u0 + 1) / (exp[i] * scale)
+			if r < 0.2 || r > 3 {
+				return false
+			}
+		}
+		return true
+	}
+	if len(blobs) > n {
+		// Join the closest neighbours until there is one blob per letter.
+		bs := append([]*blob{}, blobs...)
+		for len(bs) > n {
+			bi, bg := 0, math.Inf(1)
+			for i := 0; i+1 < len(bs); i++ {
+				if g := bs[i+1].u0 - bs[i].u1; g < bg {
+					bi, bg = i, g
+				}
+			}
+			a, b := bs[bi], bs[bi+1]
+			bs[bi] = &blob{u0: math.Min(a.u0, b.u0), u1: math.Max(a.u1, b.u1), pix: append(append([]int32{}, a.pix...), b.pix...)}
+			bs = append(bs[:bi+1], bs[bi+2:]...)
+		}
+		if plausible(bs) {
+			out := make([]judge.Letter, n)
+			for i, b := range bs {
+				out[i] = judge.Letter{Char: string(letters[i]), Outline: im.outline(rg, b.pix, 0, 0)}
+			}
+			return out, []string{cutByJoined}, 0.85
+		}
+	}
+	if len(blobs) == n && plausible(blobs) {
+		out := make([]judge.Letter, n)
+		for i, b := range blobs {
+			out[i] = judge.Letter{Char: string(letters[i]), Outline: im.outline(rg, b.pix, 0, 0)}
+		}
+		return out, []string{cutByMarks}, 1
+	}
+	// Joined letters: cut the column profile by dynamic programming.
+	cuts := f.cutProfile(exp, u0, u1)
+	groups := make([][]int32, n)
+	for _, c := range rg.comps {
+		// A mark lying (almost) wholly between two cuts belongs to that letter whole.
+		pix := im.comps[c].pix
+		count := make([]int, n)
+		for _, p := range pix {
+			count[sort.SearchFloat64s(cuts, f.u(p))]++
+		}
+		bi := 0
+		for i := range count {
+			if count[i] > count[bi] {
+				bi = i
+			}
+		}
+		if float64(count[bi]) >= 0.9*float64(len(pix)) {
+			groups[bi] = append(groups[bi], pix...)
+			continue
+		}
+		for _, p := range pix {
+			i := sort.SearchFloat64s(cuts, f.u(p))
+			groups[i] = append(groups[i], p)
+		}
+	}
+	notes := []string{cutByProfile}
+	conf := 0.7
+	out := make([]judge.Letter, n)
+	for i := range groups {
+		if len(groups[i]) == 0 {
+			conf = 0.5
+			notes = append(notes, cutNoInkShare)
+		}
+		lo, hi := u0, u1
+		if i > 0 {
+			lo = cuts[i-1]
+		}
+		if i < len(cuts) {
+			hi = cuts[i]
+		}
+		out[i] = judge.Letter{Char: string(letters[i]), Outline: im.outline(rg, groups[i], lo, hi)}
+	}
+	return out, notes, conf
+}
+
+// cutProfile places the n-1 cuts between letters along u' (from u0 to u1): through columns
+// with little ink, each letter near its expected width (dynamic programming).
+func (f *segFrame) cutProfile(exp []float64, u0, u1 float64) []float64 {
+	n := len(exp)
+	off := math.Floor(u0)
+	W := int(math.Ceil(u1-off)) + 1
+	prof := make([]float64, W+1)
+	for _, c := range f.rg.comps {
+		for _, p := range f.im.comps[c].pix {
+			k := int(f.u(p) - off)
+			if k >= 0 && k <= W {
+				prof[k]++
+			}
+		}
+	}
+	// Normalise by the typical column's ink.
+	sum, cnt := 0.0, 0
+	for _, v := range prof {
+		if v > 0 {
+			sum += v
+			cnt++
+		}
+	}
+	mean := math.Max(1, sum/math.Max(1, float64(cnt)))
+	total := 0.0
+	for _, e := range exp {
+		total += e
+	}
+	scale := float64(W) / total
+	const cutWeight, widthWeight = 1.0, 1.2
+	inf := math.Inf(1)
+	// d[i][k]: best cost with the end of letter i at column k; from[i][k]: where letter i began.
+	d := make([][]float64, n)
+	from := make([][]int, n)
+	for i := range d {
+		d[i] = make([]float64, W+1)
+		from[i] = make([]int, W+1)
+		for k := range d[i] {
+			d[i][k] = inf
+		}
+	}
+	wcost := func(i, w int) float64 {
+		e := exp[i] * scale
+		r := (float64(w) - e) / e
+		return widthWeight * r * r
+	}
+	for i := 0; i < n; i++ {
+		e := exp[i] * scale
+		lo, hi := max(1, int(0.25*e)), int(math.Ceil(3*e))+1
+		for k := 1; k <= W; k++ {
+			cut := 0.0
+			if i < n-1 {
+				cut = cutWeight * prof[k] / mean
+			} else if k != W {
+				continue
+			}
+			for w := lo; w <= hi && w <= k; w++ {
+				j := k - w
+				var prev float64
+				if i == 0 {
+					if j != 0 {
+						continue
+					}
+				} else {
+					prev = d[i-1][j]
+					if prev == inf {
+						continue
+					}
+				}
+				if c := prev + wcost(i, w) + cut; c < d[i][k] {
+					d[i][k], from[i][k] = c, j
+				}
+			}
+		}
+	}
+	cuts := make([]float64, n-1)
+	k := W
+	if d[n-1][W] == inf {
+		// No admissible division (should not happen): evenly.
+		for i := range cuts {
+			cuts[i] = u0 + (u1-u0)*float64(i+1)/float64(n)
+		}
+		return cuts
+	}
+	for i := n - 1; i > 0; i-- {
+		k = from[i][k]
+		cuts[i-1] = off + float64(k) + 0.5
+	}
+	return cuts
+}
