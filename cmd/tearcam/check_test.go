@@ -186,7 +186,7 @@ location: an arm or a leg (no 6 rolled)
 }
 
 func TestRunCheckJSONAndRecord(t *testing.T) {
-	stub := newStub()
+	stub := newRollStub()
 	o, out := checkOpts()
 	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
 	o.Self = checkSide{Level: 2, Trained: true}
@@ -200,9 +200,9 @@ func TestRunCheckJSONAndRecord(t *testing.T) {
 	assert.Equal(t, "Ann", rep.Player)
 	require.NotNil(t, rep.Check)
 	assert.Equal(t, rep.Check.Roll.Dice.Total()+2, rep.Check.Roll.Score)
-	require.Len(t, stub.recorded, 1)
-	assert.Equal(t, "check", stub.recorded[0].kind)
-	assert.JSONEq(t, strings.TrimSpace(out.String()), stub.recorded[0].data)
+	require.Len(t, stub.records, 1)
+	assert.Equal(t, "check", stub.records[0].kind)
+	assert.JSONEq(t, strings.TrimSpace(out.String()), stub.records[0].data)
 
 	// The same seed gives the same dice.
 	o2, out2 := checkOpts()
@@ -218,13 +218,13 @@ func TestRunCheckJSONAndRecord(t *testing.T) {
 		{"Bo", "Cooking", "Bo is out"},
 		{"Ann", "Juggling", "no skill"},
 	} {
-		stub := newStub()
+		stub := newRollStub()
 		o, out := checkOpts()
 		o.DB, o.Player, o.Skill, o.OpenSource = "t.db", tc.player, tc.skill, stub.opener()
 		err := runCheck(o)
 		assert.Equal(t, 2, ExitCode(err))
 		assert.ErrorContains(t, err, tc.want)
 		assert.Empty(t, out.String())
-		assert.Empty(t, stub.recorded)
+		assert.Empty(t, stub.records)
 	}
 }

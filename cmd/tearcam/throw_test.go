@@ -17,22 +17,22 @@ import (
 	"tearcam/store"
 )
 
-// stubSource is a characterSource with fixed standings that keeps what it records.
-type stubSource struct {
+// rollStub is a characterSource with fixed standings that keeps what it records.
+type rollStub struct {
 	standings map[string]judge.Standing
-	recorded  []recorded
+	records   []rollRecord
 	closed    bool
 	failWith  error
 }
 
-type recorded struct {
+type rollRecord struct {
 	player, kind string
 	data         string
 }
 
-var _ characterSource = (*stubSource)(nil)
+var _ characterSource = (*rollStub)(nil)
 
-func (s *stubSource) Standing(player string) (judge.Standing, error) {
+func (s *rollStub) Standing(player string) (judge.Standing, error) {
 	st, ok := s.standings[player]
 	if !ok {
 		return judge.Standing{}, fmt.Errorf("player %q: %w", player, store.ErrNotFound)
@@ -40,7 +40,7 @@ func (s *stubSource) Standing(player string) (judge.Standing, error) {
 	return st, nil
 }
 
-func (s *stubSource) RecordRoll(player, kind string, roll any) error {
+func (s *rollStub) RecordRoll(player, kind string, roll any) error {
 	if s.failWith != nil {
 		return s.failWith
 	}
@@ -48,15 +48,15 @@ func (s *stubSource) RecordRoll(player, kind string, roll any) error {
 	if err != nil {
 		return err
 	}
-	s.recorded = append(s.recorded, recorded{player, kind, string(b)})
+	s.records = append(s.records, rollRecord{player, kind, string(b)})
 	return nil
 }
 
-func (s *stubSource) Close() error { s.closed = true; return nil }
+func (s *rollStub) Close() error { s.closed = true; return nil }
 
-// newStub has Ann (Archery 7 letters left, Hopscotch lost) and Bo (out, last ditch).
-func newStub() *stubSource {
-	return &stubSource{standings: map[string]judge.Standing{
+// newRollStub has Ann (Archery 7 letters left, Hopscotch lost) and Bo (out, last ditch).
+func newRollStub() *rollStub {
+	return &rollStub{standings: map[string]judge.Standing{
 		"Ann": {Name: "Ann", Skills: []judge.SkillState{
 			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0}}},
 		"Bo": {Name: "Bo", Out: true, OutReason: judge.OutLastDitch, Skills: []judge.SkillState{
@@ -64,7 +64,7 @@ func newStub() *stubSource {
 	}}
 }
 
-func (s *stubSource) opener() func(string, string) (characterSource, error) {
+func (s *rollStub) opener() func(string, string) (characterSource, error) {
 	return func(string, string) (characterSource, error) { return s, nil }
 }
 
@@ -293,7 +293,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			stub := newStub()
+			stub := newRollStub()
 			o, out := throwOpts(t)
 			o.DB, o.Player, o.Skill, o.OpenSource = "t.db", tc.player, tc.skill, stub.opener()
 			o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
@@ -302,23 +302,23 @@ func TestRunThrowCharacter(t *testing.T) {
 				require.Error(t, err)
 				assert.Equal(t, 2, ExitCode(err), err.Error())
 				assert.Contains(t, err.Error(), tc.wantErr)
-				assert.Empty(t, stub.recorded)
+				assert.Empty(t, stub.records)
 				assert.Empty(t, out.String())
 				return
 			}
 			require.NoError(t, err)
-			require.Len(t, stub.recorded, 1)
-			assert.Equal(t, "Ann", stub.recorded[0].player)
-			assert.Equal(t, "throw", stub.recorded[0].kind)
-			assert.Contains(t, stub.recorded[0].data, `"outcome":1`)
-			assert.Contains(t, stub.recorded[0].data, `"player":"Ann"`)
+			require.Len(t, stub.records, 1)
+			assert.Equal(t, "Ann", stub.records[0].player)
+			assert.Equal(t, "throw", stub.records[0].kind)
+			assert.Contains(t, stub.records[0].data, `"outcome":1`)
+			assert.Contains(t, stub.records[0].data, `"player":"Ann"`)
 			assert.True(t, stub.closed)
 			assert.Contains(t, out.String(), "Throw by Ann with "+tc.skill)
 		})
 	}
 
 	// Tears owed after a faux pas do not stop a throw, but the player is reminded.
-	stub := newStub()
+	stub := newRollStub()
 	st := stub.standings["Ann"]
 	st.Owed = 1
 	stub.standings["Ann"] = st
@@ -331,7 +331,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	assert.Equal(t, "note: Ann still owes 1 tear after a faux pas\n", errOut.String())
 
 	// A record that fails is an error, and nothing is reported.
-	stub = newStub()
+	stub = newRollStub()
 	stub.failWith = errors.New("disk full")
 	o, out := throwOpts(t)
 	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
@@ -340,7 +340,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	assert.Empty(t, out.String())
 }
 
-// The real session database: a throw and a check are recorded as events, and a lost skill
+// The real session database: a throw and a check are rollRecord as events, and a lost skill
 // or an out character is refused.
 func TestThrowAndCheckWithStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tearcam.db")
