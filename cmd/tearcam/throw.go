@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -194,7 +195,8 @@ is recorded there.`,
 	f.IntVar(&opts.Attribute, "attribute", 0, "the Attribute modifier, -3..+3")
 	f.StringVar(&opts.AttributeName, "attribute-name", "", "the Attribute: Stones, Scrolls, Swords or Sorcery (informational)")
 	f.BoolVar(&opts.AllowAttribute, "allow-attribute", false, "allow an Attribute modifier outside -3..+3")
-	f.IntVar(&opts.Series, "series", 1, "Series Length: best of 1, 3 or 5")
+	opts.Series = 1
+	f.Var((*seriesValue)(&opts.Series), "series", "Series Length: best of 1, 3 or 5 (also bo1, bo3, bo5)")
 	f.BoolVar(&opts.Focus, "focus", false, "Focus with the Skill: start one round up")
 	f.StringSliceVar(&opts.Choices, "choice", nil, "the player's choices, one per round (stones, scrolls, swords)")
 	f.StringSliceVar(&opts.GMChoices, "gm-choice", nil, "the GM's choices, one per round")
@@ -478,4 +480,18 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// seriesValue is the --series flag: 1, 3 or 5, or bo1, bo3, bo5.
+type seriesValue int
+
+func (v *seriesValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *seriesValue) Type() string   { return "1|3|5" }
+func (v *seriesValue) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "bo"))
+	if err != nil || (n != 1 && n != 3 && n != 5) {
+		return fmt.Errorf("%q: the series is best of 1, 3 or 5", s)
+	}
+	*v = seriesValue(n)
+	return nil
 }

@@ -94,6 +94,8 @@ func TestThrowFlags(t *testing.T) {
 				assert.Equal(t, "seed:7", o.Source.Name)
 				assert.True(t, o.JSON)
 			}},
+		{"series bo3", "--series bo3", func(t *testing.T, o *throwOptions) { assert.Equal(t, 3, o.Series) }},
+		{"series BO5", "--series BO5", func(t *testing.T, o *throwOptions) { assert.Equal(t, 5, o.Series) }},
 		{"database", "--db t.db --player Ann --session s.yaml --skill Archery", func(t *testing.T, o *throwOptions) {
 			assert.Equal(t, "t.db", o.DB)
 			assert.Equal(t, "Ann", o.Player)
@@ -126,6 +128,8 @@ func TestThrowBadUsageExitsTwo(t *testing.T) {
 	for _, args := range []string{
 		"throw --series 2",
 		"throw --series x",
+		"throw --series bo2",
+		"throw --series 7",
 		"throw --attribute 4 --choice stones --gm-choice swords",
 		"throw --attribute -4 --choice stones --gm-choice swords",
 		"throw --choice wands",
