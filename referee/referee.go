@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"tearcam/judge"
+	"tearcam/report"
 	"tearcam/session"
 	"tearcam/store"
 	"tearcam/template"
@@ -120,6 +121,23 @@ type TearImages struct {
 	Before    []byte // thumbnail of the photo the tear was measured against
 	After     []byte // thumbnail of the tear's photo
 	Annotated []byte // the ruling drawn on the registered sheet, full size
+	Thumb     []byte // Annotated shrunk for a report
+}
+
+// Page is the audit as a report page.
+func (r *Result) Page(title, version string) report.Page {
+	p := report.Page{Title: title, Version: version, Rulings: r.Rulings}
+	for _, pi := range r.Players {
+		rp := report.Player{Sheet: pi.Sheet}
+		for _, w := range pi.Words {
+			rp.Words = append(rp.Words, report.Word{Text: w.Text, Confidence: w.Confidence})
+		}
+		for _, t := range pi.Tears {
+			rp.Tears = append(rp.Tears, report.Tear{Before: t.Before, After: t.After, Annotated: t.Thumb})
+		}
+		p.Players = append(p.Players, rp)
+	}
+	return p
 }
 
 // Audit rules every player and tear of a manifest. A bad photo makes its tear undecided;
@@ -338,6 +356,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if pa.Images {
 			tr.Annotated = annotated
+			if annotated != nil {
+				tr.Thumb, _ = pa.Eye.Thumbnail(annotated, pa.thumbSide())
+			}
 			pa.images.Tears = append(pa.images.Tears, tr)
 		}
 		if reused {

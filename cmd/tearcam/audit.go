@@ -1,31 +1,250 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/report"
+	"tearcam/session"
+	"tearcam/store"
 )
 
 // auditOptions holds the parsed flags of `tearcam audit`.
 type auditOptions struct {
-	IO *IO
+	IO       *IO
+	Manifest string
+	JSON     string // "" none, "-" stdout
+	Report   string
+	Annotate string
+	DB       string // "" means tearcam.db next to the manifest
+
+	// NewPipeline starts vision and OCR (a fake in tests).
+	NewPipeline func() (pipeline, error)
 }
 
 func newAuditCmd(iostreams *IO, runF func(*auditOptions) error) *cobra.Command {
-	opts := &auditOptions{IO: iostreams}
+	opts := &auditOptions{IO: iostreams, NewPipeline: newCVPipeline}
 	cmd := &cobra.Command{
-		Use:   "audit",
-		Short: "audit (not built yet)",
+		Use:   "audit SESSION.yaml",
+		Short: "Rule every tear of a session from its photos",
+		Long: `Rule every player's tears in a session manifest (DESIGN.md): find each untorn sheet and
+locate its skills once, register every later photo to it, measure each tear against the sheet
+before it, and rule it. Rulings are printed as a table on stdout (unless --json -), committed
+to the session database as they are made, and re-used on a re-run when their photos and
+manifest entries have not changed.
+
+Exit status: 0 when rulings were written (whatever they say), 2 for bad usage or a bad
+manifest, 1 for anything else. A photo that cannot be read makes its tear undecided.`,
+		Example: `  tearcam audit testdata/images/sample/session.yaml --json out/rulings.json --report out/report.html
+  tearcam audit session.yaml --json - | jq '.players[].tears[].verdict'`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Manifest = args[0]
 			if runF != nil {
 				return runF(opts)
 			}
-			return runAudit(opts)
+			return runAudit(cmd.Context(), opts)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.JSON, "json", "", "write the rulings as JSON to `FILE` (- for stdout)")
+	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report to `FILE`")
+	f.StringVar(&opts.Annotate, "annotate", "", "write each tear's annotated image into `DIR`")
+	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the manifest)")
 	return cmd
 }
 
-func runAudit(opts *auditOptions) error {
-	return errors.New("audit: not built yet")
+func runAudit(ctx context.Context, opts *auditOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m, err := session.Load(opts.Manifest, session.Audit)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}} {
+		if err := checkOutputFile(out.flag, out.path); err != nil {
+			return err
+		}
+	}
+	if opts.Annotate != "" {
+		if err := os.MkdirAll(opts.Annotate, 0o755); err != nil {
+			return usageErrorf("--annotate %s: %v", opts.Annotate, errors.Unwrap(err))
+		}
+	}
+	dbPath := opts.DB
+	if dbPath == "" {
+		dbPath = filepath.Join(m.Dir, "tearcam.db")
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	pl, err := opts.NewPipeline()
+	if err != nil {
+		return err
+	}
+	defer pl.Close()
+
+	ref := &referee.Referee{Eye: pl, Reader: pl, DB: db, Session: store.SessionName(opts.Manifest, dbPath),
+		Command: "audit", Versions: versions(), Images: opts.Report != "" || opts.Annotate != ""}
+	var table *rulingsTable
+	if opts.JSON != "-" {
+		table = newRulingsTable(opts.IO.Out, m)
+	}
+	bar := newProgress(opts.IO, len(m.Players)+m.Tears(), "auditing "+filepath.Base(opts.Manifest))
+	if table != nil && bar != nil {
+		table.before = func() { bar.Clear() }
+		table.after = func() { bar.RenderBlank() }
+	}
+	ref.OnSheet = func(player string, s judge.SheetResult, words []referee.Word) {
+		if table != nil {
+			table.sheet(player, s, words)
+		}
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	ref.OnRuling = func(player string, r judge.TearRuling, reused bool) {
+		if table != nil {
+			table.ruling(player, r)
+		}
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	res, err := ref.Audit(ctx, m)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("audit %s: %w", opts.Manifest, err)
+	}
+	if res.Reused > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "re-used %d unchanged ruling(s) from %s\n", res.Reused, dbPath)
+	}
+	if err := writeRulings(opts.IO, opts.JSON, res.Rulings); err != nil {
+		return err
+	}
+	if opts.Report != "" {
+		page := res.Page("tearcam audit: "+filepath.Base(opts.Manifest), VersionString())
+		if err := writeFileAtomic(opts.Report, func(f *os.File) error { return report.Write(f, page) }); err != nil {
+			return err
+		}
+	}
+	if opts.Annotate != "" {
+		if err := writeAnnotated(opts.Annotate, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newProgress is a progress bar on stderr when stderr is a terminal, else nil.
+func newProgress(iostreams *IO, total int, desc string) *progressbar.ProgressBar {
+	if !iostreams.ErrTTY || total <= 0 {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(iostreams.ErrOut),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetPredictTime(true),
+	)
+}
+
+// checkOutputFile refuses an output path whose folder does not exist (bad usage, before a
+// long audit rather than after it).
+func checkOutputFile(flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usageErrorf("%s %s: is a folder", flag, path)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usageErrorf("%s %s: folder %s does not exist", flag, path, filepath.Dir(path))
+	}
+	return nil
+}
+
+// writeRulings writes the --json document: indented, one trailing newline, the same bytes
+// for the same rulings.
+func writeRulings(iostreams *IO, path string, doc judge.Rulings) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode rulings: %w", err)
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err := iostreams.Out.Write(b)
+		return err
+	}
+	return writeFileAtomic(path, func(f *os.File) error { _, err := f.Write(b); return err })
+}
+
+// writeFileAtomic writes a file through a temporary file in the same folder and a rename, so
+// that a reader never sees half a file.
+func writeFileAtomic(path string, write func(*os.File) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// writeAnnotated writes each tear's annotated image as DIR/<player>-<tear>.jpg.
+func writeAnnotated(dir string, res *referee.Result) error {
+	used := map[string]bool{}
+	for i, p := range res.Players {
+		base := strings.Trim(unsafeName.ReplaceAllString(p.Name, "_"), "_.")
+		if base == "" || used[strings.ToLower(base)] {
+			base = fmt.Sprintf("%s-player%d", base, i+1)
+		}
+		used[strings.ToLower(base)] = true
+		for j, t := range p.Tears {
+			if len(t.Annotated) == 0 {
+				continue
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s-%02d.jpg", base, j+1))
+			if err := os.WriteFile(path, t.Annotated, 0o644); err != nil {
+				return fmt.Errorf("annotate: %w", err)
+			}
+		}
+	}
+	return nil
 }

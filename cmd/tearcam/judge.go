@@ -1,31 +1,161 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/session"
+	"tearcam/template"
 )
+
+// judgePlayer is the player's name in the one-tear rulings document of `tearcam judge`.
+const judgePlayer = "player"
 
 // judgeOptions holds the parsed flags of `tearcam judge`.
 type judgeOptions struct {
-	IO *IO
+	IO       *IO
+	Before   string
+	After    string
+	Skills   string // comma-separated
+	Tear     string // kind:skill
+	Paper    string
+	Template string
+	JSON     bool
+
+	// NewPipeline starts vision and OCR (a fake in tests).
+	NewPipeline func() (pipeline, error)
 }
 
 func newJudgeCmd(iostreams *IO, runF func(*judgeOptions) error) *cobra.Command {
-	opts := &judgeOptions{IO: iostreams}
+	opts := &judgeOptions{IO: iostreams, NewPipeline: newCVPipeline}
 	cmd := &cobra.Command{
-		Use:   "judge",
-		Short: "judge (not built yet)",
+		Use:   "judge --before FRESH.jpg --after TORN.jpg --skills \"A,B,...\" --tear use:A",
+		Short: "Rule one tear from a photo of the untorn sheet and one after the tear",
+		Long: `Rule one tear: the untorn sheet's photo (--before), the photo after the tear (--after), the
+declared skills and the tear as announced (--tear KIND:SKILL, KIND one of use, damage, penalty).
+Prints the ruling as a table, or with --json the rulings document (DESIGN.md) on stdout with one
+player named "player" and one tear.
+
+Exit status: 0 when a ruling was written (whatever it says, undecided included), 2 for bad
+usage, 1 for anything else.`,
+		Example: `  tearcam judge --before ann-0.jpg --after ann-1.jpg --skills "Swordsmanship,Investigation,Tea Ceremony,Hopscotch,Archery,Cooking" --tear use:Swordsmanship --json`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
 			}
-			return runJudge(opts)
+			return runJudge(cmd.Context(), opts)
 		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Before, "before", "", "photo of the untorn sheet (required)")
+	f.StringVar(&opts.After, "after", "", "photo of the sheet after the tear (required)")
+	f.StringVar(&opts.Skills, "skills", "", "the declared skills, comma-separated (required)")
+	f.StringVar(&opts.Tear, "tear", "", "the tear as announced, KIND:SKILL, e.g. use:Archery (required)")
+	f.StringVar(&opts.Paper, "paper", "a4", "paper size: a4, letter or WxH in millimetres")
+	f.StringVar(&opts.Template, "template", "default", "template JSON `FILE` (default: 38.1 x 25.4 mm)")
+	f.BoolVar(&opts.JSON, "json", false, "print the rulings document as JSON")
+	for _, name := range []string{"before", "after", "skills", "tear"} {
+		cmd.MarkFlagRequired(name)
 	}
 	return cmd
 }
 
-func runJudge(opts *judgeOptions) error {
-	return errors.New("judge: not built yet")
+// manifest turns the flags into a one-player, one-tear manifest.
+func (opts *judgeOptions) manifest() (*session.Manifest, error) {
+	paper, err := template.ParsePaper(opts.Paper)
+	if err != nil {
+		return nil, usageErrorf("--paper: %v", err)
+	}
+	tpl, err := template.Load(opts.Template)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	var skills []string
+	seen := map[string]bool{}
+	for _, s := range strings.Split(opts.Skills, ",") {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			continue
+		case judge.Letters(s) == 0:
+			return nil, usageErrorf("--skills: %q has no letters", s)
+		case seen[strings.ToLower(s)]:
+			return nil, usageErrorf("--skills: %q given twice", s)
+		}
+		seen[strings.ToLower(s)] = true
+		skills = append(skills, s)
+	}
+	if len(skills) == 0 {
+		return nil, usageErrorf("--skills: no skill given")
+	}
+	kind, skill, ok := strings.Cut(opts.Tear, ":")
+	kind, skill = strings.TrimSpace(kind), strings.TrimSpace(skill)
+	t := session.Tear{Tear: judge.Tear{Kind: judge.Kind(kind)}, Photo: opts.After}
+	switch t.Kind {
+	case judge.KindUse, judge.KindDamage, judge.KindPenalty:
+	default:
+		return nil, usageErrorf("--tear %q: want KIND:SKILL with KIND use, damage or penalty", opts.Tear)
+	}
+	if !ok || skill == "" {
+		if t.Kind != judge.KindPenalty {
+			return nil, usageErrorf("--tear %q: name the skill, e.g. %s:%s", opts.Tear, kind, skills[0])
+		}
+	} else {
+		for _, s := range skills {
+			if strings.EqualFold(s, skill) {
+				t.Skill = s
+			}
+		}
+		if t.Skill == "" {
+			return nil, usageErrorf("--tear %q: %q is not among --skills", opts.Tear, skill)
+		}
+	}
+	for _, p := range []struct{ flag, path string }{{"--before", opts.Before}, {"--after", opts.After}} {
+		st, err := os.Stat(p.path)
+		switch {
+		case err != nil:
+			return nil, usageErrorf("%s %s: %v", p.flag, p.path, errors.Unwrap(err))
+		case !st.Mode().IsRegular():
+			return nil, usageErrorf("%s %s: not a regular file", p.flag, p.path)
+		}
+	}
+	return &session.Manifest{File: "judge", Dir: ".", PaperName: paper.Name, Paper: paper, TemplateRef: opts.Template,
+		Template: tpl, Players: []session.Player{{Name: judgePlayer, Skills: skills, Sheet: opts.Before, Tears: []session.Tear{t}}}}, nil
+}
+
+func runJudge(ctx context.Context, opts *judgeOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m, err := opts.manifest()
+	if err != nil {
+		return err
+	}
+	pl, err := opts.NewPipeline()
+	if err != nil {
+		return err
+	}
+	defer pl.Close()
+	ref := &referee.Referee{Eye: pl, Reader: pl, Command: "judge", Versions: versions()}
+	if !opts.JSON {
+		table := newRulingsTable(opts.IO.Out, m)
+		ref.OnSheet = func(player string, s judge.SheetResult, words []referee.Word) { table.sheet(player, s, words) }
+		ref.OnRuling = func(player string, r judge.TearRuling, reused bool) { table.ruling(player, r) }
+	}
+	res, err := ref.Audit(ctx, m)
+	if err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	if opts.JSON {
+		return writeRulings(opts.IO, "-", res.Rulings)
+	}
+	return nil
 }

@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/referee/fake"
+	"tearcam/store"
+)
+
+// fakePipeline is the fake vision and OCR of referee/fake, as a pipeline.
+type fakePipeline struct {
+	*fake.Eye
+	fake.Reader
+}
+
+func (fakePipeline) Close() error { return nil }
+
+func newFakePipeline() (pipeline, error) { return fakePipeline{Eye: &fake.Eye{}}, nil }
+
+// execute runs a command built by newCmd with args on test streams, the way Main reports
+// errors, and returns the exit status and both streams.
+func execute(t *testing.T, newCmd func(*IO) *cobra.Command, args ...string) (int, string, string) {
+	t.Helper()
+	iostreams, out, errOut := testIO()
+	cmd := newCmd(iostreams)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	if err != nil {
+		errOut.WriteString("tearcam: " + oneLine(err.Error()) + "\n")
+	}
+	return ExitCode(err), out.String(), errOut.String()
+}
+
+func fakeAudit(iostreams *IO) *cobra.Command {
+	return newAuditCmd(iostreams, func(o *auditOptions) error {
+		o.NewPipeline = newFakePipeline
+		return runAudit(context.Background(), o)
+	})
+}
+
+const fakeManifest = `paper: a4
+players:
+  - name: Ann
+    skills: [Archery, Tea Ceremony]
+    sheet: ann-0.jpg
+    tears:
+      - {photo: ann-1.jpg, kind: use, skill: Archery}
+      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony}
+      - {photo: ann-3.jpg, kind: use, skill: Archery}
+      - {kind: last_ditch, hit: false}
+`
+
+// writeFakeSession writes a session of fake photos (referee/fake) and returns the manifest's
+// path. sleepMS slows each measurement down.
+func writeFakeSession(t *testing.T, sleepMS int, extraTears int) string {
+	t.Helper()
+	dir := t.TempDir()
+	ok := fake.Photo{RemovedAreaMM2: 1000, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true, SleepMS: sleepMS}
+	ann1, ann2 := ok, ok
+	ann1.Letters = map[string]string{"Archery": "RSSSSSS"}
+	ann2.Letters = map[string]string{"Archery": "GSSSSSS", "Tea Ceremony": "SSSSSSSSSSC"}
+	files := map[string][]byte{
+		"ann-0.jpg": fake.JSON(fake.Sheet{Sheet: true}), "ann-1.jpg": fake.JSON(ann1), "ann-2.jpg": fake.JSON(ann2),
+		"ann-3.jpg": []byte("\xff\xd8\xff not really a jpeg"),
+	}
+	manifest := fakeManifest
+	if extraTears > 0 {
+		manifest = strings.Replace(manifest, "      - {kind: last_ditch, hit: false}\n", "", 1)
+		for i := range extraTears {
+			name := "ann-x" + string(rune('a'+i)) + ".jpg"
+			p := ok
+			p.Letters = map[string]string{"Archery": "GSSSSSS"}
+			files[name] = fake.JSON(p)
+			manifest += "      - {photo: " + name + ", kind: damage, skill: Tea Ceremony}\n"
+		}
+	}
+	for name, data := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	path := filepath.Join(dir, "session.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(manifest), 0o644))
+	return path
+}
+
+func TestAuditFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want auditOptions
+		code int
+	}{
+		{[]string{"s.yaml"}, auditOptions{Manifest: "s.yaml"}, 0},
+		{[]string{"s.yaml", "--json", "-", "--report", "r.html", "--annotate", "ann", "--db", "x.db"},
+			auditOptions{Manifest: "s.yaml", JSON: "-", Report: "r.html", Annotate: "ann", DB: "x.db"}, 0},
+		{[]string{}, auditOptions{}, 2},
+		{[]string{"a.yaml", "b.yaml"}, auditOptions{}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%q", tc.args), func(t *testing.T) {
+			var got *auditOptions
+			iostreams, _, _ := testIO()
+			cmd := newAuditCmd(iostreams, func(o *auditOptions) error { got = o; return nil })
+			root := &cobra.Command{Use: "tearcam", SilenceErrors: true, SilenceUsage: true}
+			root.AddCommand(cmd)
+			root.SetArgs(append([]string{"audit"}, tc.args...))
+			root.SetOut(&bytes.Buffer{})
+			root.SetErr(&bytes.Buffer{})
+			_, err := root.ExecuteC()
+			if tc.code != 0 {
+				require.Error(t, err)
+				assert.True(t, isCobraUsage(err), err.Error())
+				return
+			}
+			require.NoError(t, err)
+			got.IO, got.NewPipeline = nil, nil
+			assert.Equal(t, tc.want, *got)
+		})
+	}
+}
+
+func TestAuditWritesEverything(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	out := t.TempDir()
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", filepath.Join(out, "r.json"),
+		"--report", filepath.Join(out, "r.html"), "--annotate", filepath.Join(out, "ann"))
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr)
+	want := `Ann: untorn sheet ann-0.jpg found; letters located: Archery 7/7, Tea Ceremony 11/11
+    #  photo      kind        skill         verdict
+    1  ann-1.jpg  use         Archery       valid
+       letters left: Archery 6, Tea Ceremony 11
+    2  ann-2.jpg  damage      Tea Ceremony  faux_pas   no_full_letter; 1 tear(s) owed
+       letters left: Archery 6, Tea Ceremony 10
+    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; 1 tear(s) owed
+       letters left: Archery 6, Tea Ceremony 10
+    4  -          last_ditch                valid      the ball missed the GM; 1 tear(s) owed; OUT: last_ditch
+       letters left: Archery 6, Tea Ceremony 10
+`
+	assert.Equal(t, want, stdout)
+
+	var doc judge.Rulings
+	b, err := os.ReadFile(filepath.Join(out, "r.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	assert.Equal(t, "tearcam.rulings/v1", doc.Schema)
+	assert.Len(t, doc.Players[0].Tears, 4)
+	html, err := os.ReadFile(filepath.Join(out, "r.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "not a readable image")
+	ann, err := os.ReadDir(filepath.Join(out, "ann"))
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ann {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"Ann-01.jpg", "Ann-02.jpg"}, names)
+	_, err = os.Stat(filepath.Join(filepath.Dir(manifest), "tearcam.db"))
+	assert.NoError(t, err, "the database defaults to tearcam.db next to the manifest")
+}
+
+func TestAuditJSONIsReproducible(t *testing.T) {
+	// Same photos, manifest and version: byte-identical JSON, from a fresh database, from a
+	// resumed one, and from a copy of the session in another folder.
+	manifest := writeFakeSession(t, 0, 0)
+	var docs []string
+	for _, db := range []string{"a.db", "b.db", "b.db"} {
+		code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", "-", "--db", filepath.Join(t.TempDir(), db))
+		require.Equal(t, 0, code, stderr)
+		docs = append(docs, stdout)
+	}
+	copyDir := t.TempDir()
+	entries, _ := os.ReadDir(filepath.Dir(manifest))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".jpg") || strings.HasSuffix(e.Name(), ".yaml") {
+			b, _ := os.ReadFile(filepath.Join(filepath.Dir(manifest), e.Name()))
+			require.NoError(t, os.WriteFile(filepath.Join(copyDir, e.Name()), b, 0o644))
+		}
+	}
+	code, stdout, _ := execute(t, fakeAudit, filepath.Join(copyDir, "session.yaml"), "--json", "-")
+	require.Equal(t, 0, code)
+	docs = append(docs, stdout)
+	for i := 1; i < len(docs); i++ {
+		assert.Equal(t, docs[0], docs[i], "run %d", i)
+	}
+	assert.True(t, json.Valid([]byte(docs[0])))
+	assert.NotContains(t, docs[0], filepath.Dir(manifest))
+}
+
+func TestAuditBadInput(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	dir := filepath.Dir(manifest)
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		return p
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not yaml", []string{write("bad.yaml", "players: [")}, "bad.yaml:1: not a valid manifest"},
+		{"missing photo", []string{write("missing.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: nope.jpg\n")}, `missing.yaml:2: player "A": sheet: nope.jpg: no such file`},
+		{"escaping path", []string{write("esc.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: ../ann-0.jpg\n")}, `leaves the manifest's folder`},
+		{"unknown kind", []string{write("kind.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: ann-0.jpg\n    tears:\n      - {photo: ann-1.jpg, kind: rip, skill: X}\n")}, `kind.yaml:6: player "A": tear 1: unknown kind "rip"`},
+		{"no manifest", []string{filepath.Join(dir, "none.yaml")}, "none.yaml: no such file or directory"},
+		{"json folder missing", []string{manifest, "--json", filepath.Join(dir, "no", "r.json")}, "--json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := execute(t, fakeAudit, tc.args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tc.want)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+		})
+	}
+}
+
+// TestAuditHelperProcess is not a test: TestAuditKilledMidway runs the test binary with
+// TEARCAM_AUDIT_HELPER set to audit in a child process it can kill.
+func TestAuditHelperProcess(t *testing.T) {
+	args := os.Getenv("TEARCAM_AUDIT_HELPER")
+	if args == "" {
+		t.Skip("helper process for TestAuditKilledMidway")
+	}
+	var argv []string
+	if err := json.Unmarshal([]byte(args), &argv); err != nil {
+		os.Exit(3)
+	}
+	iostreams := &IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	cmd := fakeAudit(iostreams)
+	cmd.SetArgs(argv)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+	}
+	os.Exit(ExitCode(err))
+}
+
+func TestAuditKilledMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	manifest := writeFakeSession(t, 200, 8) // 3 + 8 tears, 0.2 s each
+	dbPath := filepath.Join(t.TempDir(), "kill.db")
+	args, _ := json.Marshal([]string{manifest, "--db", dbPath})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TEARCAM_AUDIT_HELPER="+string(args))
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+
+	// Read rows until the first ruling is reported, then kill at once.
+	var reported []string
+	sc := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		line := sc.Text()
+		if f := strings.Fields(line); len(f) >= 5 && f[0] != "#" && strings.HasSuffix(f[1], ".jpg") {
+			reported = append(reported, line)
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			break
+		}
+	}
+	werr := cmd.Wait()
+	require.Error(t, werr, "the child was killed")
+	require.NotEmpty(t, reported, "a ruling was reported before the kill")
+
+	db, err := store.Open(dbPath)
+	require.NoError(t, err, "the database opens cleanly after the kill")
+	defer db.Close()
+	ctx := context.Background()
+	p, err := db.FindPlayer(ctx, "", "Ann")
+	require.NoError(t, err)
+	rs, err := db.Rulings(ctx, p.ID)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(rs), len(reported), "every reported ruling is in the database")
+	assert.Less(t, len(rs), 11, "the audit was stopped early")
+	for i, line := range reported {
+		assert.Contains(t, line, string(rs[i].Ruling.Verdict))
+		assert.Contains(t, line, rs[i].Photo.Path)
+	}
+	runs, err := db.Runs(ctx, p.SessionID)
+	require.NoError(t, err)
+	assert.Equal(t, "running", runs[len(runs)-1].Status, "a killed run stays marked running")
+
+	// Resuming re-uses what was committed and finishes the audit.
+	db.Close()
+	code, _, stderr := execute(t, fakeAudit, manifest, "--db", dbPath)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "re-used")
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/referee/fake"
+)
+
+func fakeJudge(iostreams *IO) *cobra.Command {
+	return newJudgeCmd(iostreams, func(o *judgeOptions) error {
+		o.NewPipeline = newFakePipeline
+		return runJudge(context.Background(), o)
+	})
+}
+
+func judgePhotos(t *testing.T) (before, after, bad string) {
+	dir := t.TempDir()
+	before, after, bad = filepath.Join(dir, "fresh.jpg"), filepath.Join(dir, "torn.jpg"), filepath.Join(dir, "bad.jpg")
+	p := fake.Photo{RemovedAreaMM2: 1200, Pieces: 2, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RRSSSSS"}}
+	require.NoError(t, os.WriteFile(before, fake.JSON(fake.Sheet{Sheet: true}), 0o644))
+	require.NoError(t, os.WriteFile(after, fake.JSON(p), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("hello"), 0o644))
+	return before, after, bad
+}
+
+func TestJudgeJSON(t *testing.T) {
+	before, after, _ := judgePhotos(t)
+	code, stdout, stderr := execute(t, fakeJudge, "--before", before, "--after", after, "--skills", "Archery, Cooking",
+		"--tear", "use:archery", "--json")
+	require.Equal(t, 0, code, stderr)
+	var doc judge.Rulings
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	require.Len(t, doc.Players, 1)
+	assert.Equal(t, "player", doc.Players[0].Name)
+	require.Len(t, doc.Players[0].Tears, 1)
+	r := doc.Players[0].Tears[0]
+	assert.Equal(t, judge.FauxPas, r.Verdict)
+	assert.Equal(t, []judge.Fault{judge.FaultSeveralPieces}, r.Faults)
+	assert.Equal(t, "Archery", r.Skill, "spelled as in --skills")
+	assert.Equal(t, 2, r.FullLettersRemoved)
+	assert.Equal(t, after, r.Photo)
+	assert.Equal(t, "a4", doc.Paper)
+}
+
+func TestJudgeTableAndBadPhoto(t *testing.T) {
+	before, _, bad := judgePhotos(t)
+	code, stdout, stderr := execute(t, fakeJudge, "--before", before, "--after", bad, "--skills", "Archery,Cooking", "--tear", "damage:Cooking")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "undecided  measurement refused: "+bad+": not a readable image")
+	assert.Contains(t, stdout, "letters left: Archery 7, Cooking 7")
+}
+
+func TestJudgeUsage(t *testing.T) {
+	before, after, _ := judgePhotos(t)
+	base := []string{"--before", before, "--after", after}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--skills", "Archery", "--tear", "use:Cooking"), `"Cooking" is not among --skills`},
+		{append(base, "--skills", "Archery", "--tear", "rip:Archery"), `want KIND:SKILL with KIND use, damage or penalty`},
+		{append(base, "--skills", "Archery", "--tear", "use"), `name the skill`},
+		{append(base, "--skills", "Archery,archery", "--tear", "use:Archery"), `given twice`},
+		{append(base, "--skills", " , ", "--tear", "use:Archery"), `no skill given`},
+		{append(base, "--skills", "Archery", "--tear", "use:Archery", "--paper", "b5"), `--paper`},
+		{append(base, "--skills", "Archery", "--tear", "use:Archery", "--template", "nope.json"), `template nope.json`},
+		{[]string{"--before", before + ".missing", "--after", after, "--skills", "Archery", "--tear", "use:Archery"}, `--before`},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%q", tc.args[4:]), func(t *testing.T) {
+			code, stdout, stderr := execute(t, fakeJudge, tc.args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tc.want)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"))
+		})
+	}
+	// Missing required flags are bad usage through Main too.
+	iostreams, _, errOut := testIO()
+	assert.Equal(t, 2, Main([]string{"judge", "--before", before}, iostreams))
+	assert.Contains(t, errOut.String(), "required flag")
+}

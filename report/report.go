@@ -1,0 +1,152 @@
+package report
+
+import (
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"tearcam/judge"
+)
+
+// Page is everything one report shows.
+type Page struct {
+	Title    string        // e.g. the manifest's name
+	Version  string        // the program versions that made the rulings
+	Rulings  judge.Rulings // the --json document
+	Players  []Player      // pictures and words, in the order of Rulings.Players (may be shorter)
+	Manifest string        // the manifest's name as given, shown in the header
+}
+
+// Player holds one player's pictures (JPEG bytes; nil where there is none) and, in
+// discovery mode, the words found on the sheet.
+type Player struct {
+	Sheet []byte
+	Words []Word
+	Tears []Tear // in the order of the player's rulings
+}
+
+// Word is a word found on a sheet whose skills were not declared.
+type Word struct {
+	Text       string
+	Confidence float64
+}
+
+// Tear holds one tear's pictures (JPEG bytes).
+type Tear struct {
+	Before, After, Annotated []byte
+}
+
+// Write writes the page as HTML to w.
+func Write(w io.Writer, p Page) error {
+	if err := page.Execute(w, view(p)); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// The view model: what the template ranges over.
+type pageView struct {
+	Title, Version, Manifest, Paper, Template string
+	Summary                                   []summaryRow
+	Players                                   []playerView
+}
+
+type summaryRow struct {
+	Name                                     string
+	Tears, Valid, FauxPas, Undecided, Reused int
+	Out                                      bool
+	OutReason                                string
+}
+
+type playerView struct {
+	Anchor string
+	judge.PlayerRulings
+	SheetImg template.URL
+	Words    []Word
+	Tears    []tearView
+}
+
+type tearView struct {
+	judge.TearRuling
+	Before, After, Annotated template.URL
+	Class                    string
+	Faults                   string
+}
+
+func view(p Page) pageView {
+	v := pageView{Title: p.Title, Version: p.Version, Manifest: p.Manifest, Paper: p.Rulings.Paper,
+		Template: templateText(p.Rulings)}
+	if v.Title == "" {
+		v.Title = "tearcam rulings"
+	}
+	for i, pr := range p.Rulings.Players {
+		var imgs Player
+		if i < len(p.Players) {
+			imgs = p.Players[i]
+		}
+		pv := playerView{Anchor: fmt.Sprintf("p%d", i+1), PlayerRulings: pr, SheetImg: dataURL(imgs.Sheet), Words: imgs.Words}
+		row := summaryRow{Name: pr.Name, Tears: len(pr.Tears), Out: pr.Out}
+		for j, t := range pr.Tears {
+			var ti Tear
+			if j < len(imgs.Tears) {
+				ti = imgs.Tears[j]
+			}
+			tv := tearView{TearRuling: t, Before: dataURL(ti.Before), After: dataURL(ti.After),
+				Annotated: dataURL(ti.Annotated), Class: string(t.Verdict)}
+			fs := make([]string, len(t.Faults))
+			for k, f := range t.Faults {
+				fs[k] = strings.ReplaceAll(string(f), "_", " ")
+			}
+			tv.Faults = strings.Join(fs, ", ")
+			switch t.Verdict {
+			case judge.Valid:
+				row.Valid++
+			case judge.FauxPas:
+				row.FauxPas++
+			default:
+				row.Undecided++
+			}
+			if t.Out {
+				row.OutReason = string(t.OutReason)
+			}
+			pv.Tears = append(pv.Tears, tv)
+		}
+		v.Summary = append(v.Summary, row)
+		v.Players = append(v.Players, pv)
+	}
+	return v
+}
+
+func templateText(r judge.Rulings) string {
+	minX, minY, maxX, maxY := r.Template.Bounds()
+	if len(r.Template.PolygonMM) == 0 {
+		return r.Template.Name
+	}
+	return fmt.Sprintf("%s (%.1f × %.1f mm)", r.Template.Name, maxX-minX, maxY-minY)
+}
+
+// dataURL inlines JPEG bytes. The bytes are ours (encoded by tearcam), so the URL is safe.
+func dataURL(b []byte) template.URL {
+	if len(b) == 0 {
+		return ""
+	}
+	return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
+}
+
+var funcs = template.FuncMap{
+	"inc":   func(i int) int { return i + 1 },
+	"deref": func(b *bool) bool { return b != nil && *b },
+	"pct":   func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"area":  func(f float64) string { return fmt.Sprintf("%.0f mm²", f) },
+	"words": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"yesno": func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	},
+}
+
+var page = template.Must(template.New("page").Funcs(funcs).Parse(pageHTML))

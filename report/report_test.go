@@ -1,0 +1,63 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+func samplePage() Page {
+	hit := true
+	ann := judge.PlayerRulings{Name: `Ann <script>alert(1)</script>`,
+		Sheet: judge.SheetResult{Photo: "ann-0.jpg", Found: true, Skills: []judge.SkillResult{{Name: "Archery", Letters: 7, Located: 7, Confidence: 0.9}}},
+		Tears: []judge.TearRuling{
+			{Index: 1, Photo: "ann-1.jpg", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
+				RemovedAreaMM2: 1520.4, Pieces: 1, EdgeToEdge: true, TemplateFits: true, FullLettersRemoved: 2,
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}, PaperFitsTemplate: true},
+			{Index: 2, Photo: "ann-2.jpg", Kind: judge.KindDamage, Skill: "Archery", Verdict: judge.FauxPas,
+				Faults: []judge.Fault{judge.FaultNoFullLetter, judge.FaultSeveralPieces}, OwedTears: 1,
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}, PaperFitsTemplate: true},
+			{Index: 3, Photo: "ann-3.jpg", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Undecided, Faults: []judge.Fault{},
+				UndecidedReason: "measurement refused: ann-3.jpg: not a readable image",
+				Skills:          []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}},
+			{Index: 4, Kind: judge.KindLastDitch, Hit: &hit, Verdict: judge.Valid, Faults: []judge.Fault{}, Out: true, OutReason: judge.OutLastDitch,
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5}}},
+		}, Out: true}
+	return Page{Title: "session.yaml", Version: "tearcam test", Rulings: judge.NewRulings("a4", template.Default(), []judge.PlayerRulings{ann}),
+		Players: []Player{{Sheet: []byte{0xff, 0xd8, 1}, Tears: []Tear{{Before: []byte{1}, After: []byte{2}, Annotated: []byte{3}}}}}}
+}
+
+func TestWrite(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, samplePage()))
+	html := buf.String()
+	for _, want := range []string{
+		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
+		`Ann &lt;script&gt;alert(1)&lt;/script&gt;`,
+		`<img src="data:image/jpeg;base64,/9gB" alt="untorn sheet of Ann &lt;script&gt;alert(1)&lt;/script&gt;">`,
+		`<img src="data:image/jpeg;base64,Aw==" alt="tear 1 annotated">`,
+		`Faults: <strong>no full letter, several pieces</strong>`,
+		`Undecided: measurement refused: ann-3.jpg: not a readable image`,
+		`Last ditch effort: the ball hit the GM.`,
+		`Removed 1520 mm² in 1 piece(s)`,
+		`<td>Archery</td><td>5</td>`,
+		`<span class="out">out (last ditch)</span>`,
+		`default (38.1 × 25.4 mm)`,
+	} {
+		assert.Contains(t, html, want)
+	}
+	assert.NotContains(t, html, "<script>")
+	assert.NotContains(t, html, "ZgotmplZ", "a URL was refused by html/template")
+	assert.NotContains(t, html, "http", "self-contained: no external resources")
+
+	var again bytes.Buffer
+	require.NoError(t, Write(&again, samplePage()))
+	assert.Equal(t, html, again.String(), "the same rulings give the same page")
+	assert.Equal(t, 1, strings.Count(html, "<html"))
+}
