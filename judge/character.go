@@ -26,9 +26,11 @@ type Character struct {
 	skills []skillTrack
 	owed   int
 	paper  bool // the template fits on the remaining sheet (true on the fresh sheet)
-	out    OutReason
-	outAt  int // index of the tear that put the character out
-	ruled  int // tears ruled so far
+	// paperDoubt is the tear after which the fit was measured in doubt (0: no doubt).
+	paperDoubt int
+	out        OutReason
+	outAt      int // index of the tear that put the character out
+	ruled      int // tears ruled so far
 }
 
 // skillTrack is one declared skill's letters.

@@ -18,7 +18,9 @@
 //     letters left). A letter never located is counted as left, and makes the ruling
 //     undecided only when it could be the one full letter the tear needed.
 //   - Free-text Doubts always make a ruling undecided; structured Uncertain doubts only when
-//     the doubted quantity could change the ruling.
+//     the doubted quantity could change the ruling. A doubt about the template's fit on the
+//     remaining paper bears on the next tear: that one is undecided (the GM decides whether
+//     the character is out) unless its own measurement shows the template still fits.
 //   - A penalty tear pays one owed tear even when it is itself a faux pas, which owes another
 //     (so the count stays); with nothing owed it pays nothing. A penalty naming no skill
 //     needs a full letter of any skill.

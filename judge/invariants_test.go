@@ -49,6 +49,12 @@ func TestRuleInvariants(t *testing.T) {
 			if rng.IntN(15) == 0 {
 				m.Doubts = []string{"doubt"}
 			}
+			if rng.IntN(8) == 0 {
+				m.Uncertain = append(m.Uncertain, Doubt{About: AboutPaperFits, Text: "near"})
+			}
+			if rng.IntN(15) == 0 {
+				m.Uncertain = append(m.Uncertain, Doubt{About: []Quantity{AboutRemoved, AboutPieces, AboutEdgeToEdge, AboutTemplateFits, AboutLetters}[rng.IntN(5)], Skill: "Hop", Text: "near"})
+			}
 			r := c.Rule(i, tear, m)
 			seen[string(r.Verdict)]++
 			if !prev.Out {

@@ -32,8 +32,13 @@ import (
 // in doubt); the measurement contradicts itself (letters removed while nothing was); or a
 // doubt could change the ruling: every free-text Doubts entry (the judge cannot tell what it
 // concerns), and each structured Uncertain doubt unless it cannot matter (piece doubts when
-// nothing was removed; letter doubts about a skill with no letter left; a paper doubt when
-// the character is out anyway). An undecided ruling changes nothing in the character's
+// nothing was removed; letter doubts about a skill with no letter left).
+//
+// A structured doubt about PaperFitsTemplate bears on the next tear, not this one (whether
+// the character is out when asked for it): this tear is ruled, paper_fits_template stays
+// true, and the next tear is undecided (the GM decides whether the character is out) unless
+// its own measurement shows, without doubt, that the template still fits after it; paper
+// only shrinks, so it fitted before it too and the doubt is settled. An undecided ruling changes nothing in the character's
 // state (letters, owed tears, paper): the letters lost in that tear are caught up by the
 // next measurement, which reports them Gone.
 //
@@ -75,6 +80,8 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		return r
 	}
 	tooLittle := !c.paper
+	// The template's fit on the paper this tear is asked of was measured in doubt.
+	paperInDoubt := c.paper && c.paperDoubt > 0
 
 	if m.Refused == "" {
 		r.RemovedAreaMM2 = m.RemovedAreaMM2
@@ -83,6 +90,15 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		r.TemplateFits = m.TemplateFits
 	}
 	d := c.decide(t, m)
+	if paperInDoubt {
+		// Paper only shrinks: if the template fits after this tear, it fitted before it too.
+		if len(d.undecided) == 0 && m.PaperFitsTemplate && !d.paperDoubt {
+			c.paperDoubt = 0
+			r.Notes = append(r.Notes, "the template fits on the paper after this tear, so it fitted before it: the doubt about the paper is settled")
+		} else {
+			d.undecided = append(d.undecided, fmt.Sprintf("whether the template still fitted on the paper left after tear %d is in doubt: the GM decides whether %s is out (too_little_paper)", c.paperDoubt, c.name))
+		}
+	}
 	r.FullLettersRemoved = d.removed
 	r.Notes = append(r.Notes, d.notes...)
 	r.Notes = append(r.Notes, m.Notes...)
@@ -102,9 +118,13 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 			}
 		}
 		// Paper only shrinks: once the template does not fit, it never fits again.
-		if c.paper && !m.PaperFitsTemplate {
+		switch {
+		case c.paper && d.paperDoubt:
+			c.paperDoubt = index
+			r.Notes = append(r.Notes, "the template's fit on the remaining paper is in doubt: paper_fits_template stays true, and the next tear is undecided unless its measurement shows the template still fits")
+		case c.paper && !m.PaperFitsTemplate:
 			c.paper = false
-		} else if !c.paper && m.PaperFitsTemplate {
+		case !c.paper && m.PaperFitsTemplate:
 			r.Notes = append(r.Notes, "the template is measured to fit the remaining paper again: paper only shrinks, it still does not fit")
 		}
 		if t.Kind == KindPenalty {
@@ -152,11 +172,12 @@ func (c *Character) noSkillsLeft() bool {
 
 // decision is a ruling on a measurement before it is applied.
 type decision struct {
-	faults    []Fault
-	undecided []string
-	notes     []string
-	removed   int      // full letters of the named skill (any skill, for an unnamed penalty) removed
-	left      [][]bool // per skill, its letters left after the tear; nil: unchanged
+	faults     []Fault
+	undecided  []string
+	notes      []string
+	removed    int      // full letters of the named skill (any skill, for an unnamed penalty) removed
+	paperDoubt bool     // the measurement doubts PaperFitsTemplate
+	left       [][]bool // per skill, its letters left after the tear; nil: unchanged
 }
 
 func (c *Character) decide(t Tear, m Measurement) decision {
@@ -265,7 +286,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		d.undecided = append(d.undecided, "measurement doubt: "+s)
 	}
 	for _, u := range m.Uncertain {
-		if c.doubtMatters(u, nothing, d.left) {
+		if u.About == AboutPaperFits {
+			d.paperDoubt = true
+			continue
+		}
+		if c.doubtMatters(u, nothing) {
 			d.undecided = append(d.undecided, fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
 		} else {
 			d.notes = append(d.notes, fmt.Sprintf("doubt that cannot change the ruling (%s): %s", u.About, u.Text))
@@ -275,7 +300,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 }
 
 // doubtMatters says whether flipping the doubted quantity could change the ruling.
-func (c *Character) doubtMatters(u Doubt, nothing bool, left [][]bool) bool {
+func (c *Character) doubtMatters(u Doubt, nothing bool) bool {
 	switch u.About {
 	case AboutPieces, AboutEdgeToEdge, AboutTemplateFits:
 		return !nothing // piece faults apply only when something was removed
@@ -283,21 +308,7 @@ func (c *Character) doubtMatters(u Doubt, nothing bool, left [][]bool) bool {
 		i, ok := c.skill(u.Skill)
 		return !ok || c.skills[i].remaining() > 0
 	case AboutPaperFits:
-		if !c.paper {
-			return false // the character is out (too_little_paper) with this tear anyway
-		}
-		for i, s := range c.skills {
-			l := s.left
-			if left[i] != nil {
-				l = left[i]
-			}
-			for _, b := range l {
-				if b {
-					return true
-				}
-			}
-		}
-		return false // no skill left: out anyway
+		return false // it bears on the next tear, not this one (see Rule)
 	default: // AboutRemoved and anything unknown
 		return true
 	}

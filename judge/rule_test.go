@@ -362,6 +362,38 @@ func TestRuleSequences(t *testing.T) {
 				verdict: Valid, hop: 2, axe: 3, paper: false},
 			{tear: use("Axe"), m: Measurement{Refused: "no sheet"}, verdict: Undecided, hop: 2, axe: 3, paper: false, out: OutTooLittlePaper},
 		}},
+		{name: "paper doubt defers to the next tear", steps: []step{
+			// the fit of the template on what is left is in doubt: this tear is ruled.
+			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) {
+				m.PaperFitsTemplate = false
+				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
+			}), verdict: Valid, hop: 2, axe: 3, paper: true, note: "fit on the remaining paper is in doubt"},
+			// the next tear cannot settle it (the template does not fit after it): undecided,
+			// nothing changes, not out.
+			{tear: use("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
+				verdict: Undecided, hop: 2, axe: 3, paper: true,
+				reason: "whether the template still fitted on the paper left after tear 1 is in doubt: the GM decides whether Ann is out (too_little_paper)"},
+			// still in doubt when the new measurement doubts the fit too.
+			{tear: use("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) {
+				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
+			}), verdict: Undecided, hop: 2, axe: 3, paper: true, reason: "after tear 1 is in doubt"},
+			// the template fits after this tear, so it fitted before: settled, ruled.
+			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true, note: "the doubt about the paper is settled"},
+			{tear: use("Axe"), m: meas("GOO", "GRO"), verdict: Valid, hop: 2, axe: 1, paper: true},
+		}},
+		{name: "paper doubt settled at once", steps: []step{
+			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) {
+				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
+			}), verdict: Valid, hop: 2, axe: 3, paper: true},
+			{tear: damage("Axe"), m: faux("GOO", "ROO"), verdict: FauxPas, hop: 2, axe: 2, owed: 1, paper: true},
+		}},
+		{name: "paper doubt after the paper is already too small", steps: []step{
+			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
+				verdict: Valid, hop: 2, axe: 3, paper: false},
+			{tear: use("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) {
+				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
+			}), verdict: Valid, hop: 2, axe: 2, paper: false, out: OutTooLittlePaper},
+		}},
 		{name: "last ditch after a faux pas", steps: []step{
 			{tear: use("Hop"), m: faux("ROO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true},
 			{tear: Tear{Kind: KindLastDitch, Hit: true}, verdict: Valid, hop: 2, axe: 3, owed: 1, paper: true, out: OutLastDitch},
