@@ -25,6 +25,11 @@ type Source interface {
 	Close() error
 }
 
+// FrameTimer is a Source that knows when each frame was taken (from the start).
+type FrameTimer interface {
+	FrameTime() time.Duration
+}
+
 // ErrSourceMissing means the camera or file could not be opened.
 var ErrSourceMissing = errors.New("cannot open video source")
 
@@ -70,7 +75,9 @@ func OpenSource(spec string) (*Capture, error) {
 	} else if st.IsDir() {
 		return nil, fmt.Errorf("video %s: is a directory: %w", spec, ErrSourceMissing)
 	}
-	vc, err := gocv.VideoCaptureFile(spec)
+	// FFmpeg only: the other backends (GStreamer, image sequences) print noise for files
+	// they cannot read, and FFmpeg reads every container a phone or webcam tool writes.
+	vc, err := gocv.VideoCaptureFileWithAPI(spec, gocv.VideoCaptureFFmpeg)
 	if err != nil || !vc.IsOpened() {
 		if vc != nil {
 			vc.Close()

@@ -265,7 +265,9 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 			continue
 		}
 		t := time.Duration(float64(no) / fps * float64(time.Second))
-		if src.Live() {
+		if ft, ok := src.(FrameTimer); ok {
+			t = ft.FrameTime()
+		} else if src.Live() {
 			t = readAt.Sub(start)
 		}
 		st, err := an.Analyze(frame)

@@ -1,31 +1,406 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/session"
+	"tearcam/store"
+	"tearcam/template"
+	"tearcam/watch"
 )
 
 // watchOptions holds the parsed flags of `tearcam watch`.
 type watchOptions struct {
 	IO *IO
+
+	Source   string
+	Session  string
+	JSON     string
+	DB       string
+	Display  bool
+	HTTP     string
+	Players  []string
+	Skills   []string
+	Paper    string
+	Template string
+	Annotate string
+	Still    time.Duration
+	Grace    time.Duration
+	Realtime bool
+
+	// NewPipeline starts the vision and OCR (a fake in tests).
+	NewPipeline func() (pipeline, error)
+	// Ready, if set, is called with the HTTP server's address once it listens (tests).
+	Ready func(addr string)
+	// Result, if set, receives the session's result (tests), Timings the time spent in
+	// each judging step.
+	Result  func(*watch.Result)
+	Timings func(map[string]time.Duration)
 }
 
 func newWatchCmd(iostreams *IO, runF func(*watchOptions) error) *cobra.Command {
-	opts := &watchOptions{IO: iostreams}
+	opts := &watchOptions{IO: iostreams, NewPipeline: newCVPipeline}
 	cmd := &cobra.Command{
-		Use:   "watch",
-		Short: "watch (not built yet)",
+		Use:   "watch --source 0|/dev/videoN|FILE [--session SESSION.yaml | --player NAME --skills A,B,... ...]",
+		Short: "Judge tears live through a camera (or a video file)",
+		Long: `watch reads frames from a camera or a video file, takes the first sheet that lies still
+on the table as the fresh sheet and, each time the sheet has left the table (or been covered by
+hands) and settled again, judges the tear the GM announced on it.
+
+The GM announces tears on stdin, one per line:
+  use SKILL | damage SKILL | penalty [SKILL] | last-ditch hit|miss | sheet NAME
+optionally prefixed by "NAME:" when several players share the table. With --session, the tears
+come from the manifest (DESIGN.md, without photos) in order instead.
+
+Each ruling is committed to the session database (--db; the frames are kept as PNG files in a
+folder beside it, with an audit manifest) before it is printed.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
 			}
-			return runWatch(opts)
+			return runWatch(cmd.Context(), opts)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Source, "source", "", "camera number, /dev/videoN, or a video file")
+	f.StringVar(&opts.Session, "session", "", "session manifest without photos: players, skills and tears in order")
+	f.StringVar(&opts.JSON, "json", "", "write the rulings document to this file (- for stdout at the end)")
+	f.StringVar(&opts.DB, "db", "", "session database (default: a temporary one, removed at exit)")
+	f.BoolVar(&opts.Display, "display", false, "show the live view and the last ruling in a window")
+	f.StringVar(&opts.HTTP, "http", "", "serve a page with the live view and the rulings on this address, e.g. :8080")
+	f.StringArrayVar(&opts.Players, "player", nil, "a player's name (repeat for each player, each with --skills)")
+	f.StringArrayVar(&opts.Skills, "skills", nil, `a player's six skills, comma-separated: "A,B,C,D,E,F"`)
+	f.StringVar(&opts.Paper, "paper", "a4", "paper size without --session: a4, letter or WxH in mm")
+	f.StringVar(&opts.Template, "template", "default", "template JSON file without --session")
+	f.StringVar(&opts.Annotate, "annotate", "", "write each ruling's annotated image into this folder")
+	f.DurationVar(&opts.Still, "still", watch.DefaultDetectorConfig().StillFor, "how long the sheet must lie still before it is taken")
+	f.BoolVar(&opts.Realtime, "realtime", false, "play a video file at its frame rate, as a camera delivers frames")
+	f.DurationVar(&opts.Grace, "grace", 2*time.Second, "after the source ends, how long to wait for announcements still to come")
 	return cmd
 }
 
-func runWatch(opts *watchOptions) error {
-	return errors.New("watch: not built yet")
+// watchPlan is what the flags or the manifest say the camera will see.
+type watchPlan struct {
+	Paper    template.Paper
+	Template template.Template
+	Players  []watch.Player
+	Scripted bool
+	Name     string // the session's name in its folder
 }
+
+func (o *watchOptions) plan() (*watchPlan, error) {
+	if o.Source == "" {
+		return nil, usageErrorf("watch: --source is required (a camera number, /dev/videoN or a video file)")
+	}
+	if o.Session != "" {
+		if len(o.Players) > 0 || len(o.Skills) > 0 {
+			return nil, usageErrorf("watch: --session and --player/--skills cannot be used together")
+		}
+		m, err := session.Load(o.Session, session.Plan)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		pl := &watchPlan{Paper: m.Paper, Template: m.Template, Scripted: true,
+			Name: strings.TrimSuffix(filepath.Base(o.Session), filepath.Ext(o.Session))}
+		for _, p := range m.Players {
+			if len(p.Skills) == 0 {
+				return nil, usageErrorf("watch: %s: player %s declares no skills", o.Session, p.Name)
+			}
+			wp := watch.Player{Name: p.Name, Skills: p.Skills}
+			for _, t := range p.Tears {
+				wp.Tears = append(wp.Tears, t.Tear)
+			}
+			pl.Players = append(pl.Players, wp)
+		}
+		return pl, nil
+	}
+	if len(o.Players) == 0 && len(o.Skills) == 1 {
+		o.Players = []string{"player"}
+	}
+	if len(o.Players) == 0 {
+		return nil, usageErrorf("watch: say who plays: --session SESSION.yaml, or --player NAME --skills \"A,B,C,D,E,F\" per player")
+	}
+	if len(o.Players) != len(o.Skills) {
+		return nil, usageErrorf("watch: %d --player but %d --skills: give --skills once per player", len(o.Players), len(o.Skills))
+	}
+	paper, err := template.ParsePaper(o.Paper)
+	if err != nil {
+		return nil, usageErrorf("watch: --paper: %w", err)
+	}
+	tmpl, err := template.Load(o.Template)
+	if err != nil {
+		return nil, usageErrorf("watch: --template: %w", err)
+	}
+	pl := &watchPlan{Paper: paper, Template: tmpl, Name: "watch"}
+	seen := map[string]bool{}
+	for i, name := range o.Players {
+		name = strings.TrimSpace(name)
+		if name == "" || seen[strings.ToLower(name)] {
+			return nil, usageErrorf("watch: --player %q: names must be given and distinct", o.Players[i])
+		}
+		seen[strings.ToLower(name)] = true
+		var skills []string
+		for _, s := range strings.Split(o.Skills[i], ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				skills = append(skills, s)
+			}
+		}
+		if len(skills) == 0 {
+			return nil, usageErrorf("watch: --skills for %s: no skill given", name)
+		}
+		pl.Players = append(pl.Players, watch.Player{Name: name, Skills: skills})
+	}
+	return pl, nil
+}
+
+func runWatch(ctx context.Context, opts *watchOptions) (err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pl, err := opts.plan()
+	if err != nil {
+		return err
+	}
+	errOut := opts.IO.ErrOut
+	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "tearcam watch: "+format+"\n", a...) }
+
+	src, err := watch.OpenSource(opts.Source)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+
+	// The session database and, beside it, the folder of the frames judged.
+	start := time.Now().UTC()
+	dbPath := opts.DB
+	var tmpDir string
+	if dbPath == "" {
+		if tmpDir, err = os.MkdirTemp("", "tearcam-watch-"); err != nil {
+			return fmt.Errorf("watch: %w", err)
+		}
+		defer os.RemoveAll(tmpDir)
+		dbPath = filepath.Join(tmpDir, "watch.db")
+		logf("no --db: rulings are kept only until exit")
+	}
+	framesDir := filepath.Join(strings.TrimSuffix(dbPath, filepath.Ext(dbPath))+"-frames",
+		pl.Name+"-"+start.Format("20060102T150405Z"))
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := db.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	pipe, err := opts.NewPipeline()
+	if err != nil {
+		return err
+	}
+	defer pipe.Close()
+	manifestPath := filepath.Join(framesDir, "session.yaml")
+	ref := &referee.Referee{Eye: pipe, Reader: pipe, DB: db, Session: store.SessionName(manifestPath, dbPath),
+		Command: "watch", Versions: versions()}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	aref, err := watch.NewAuditReferee(ctx, ref, framesDir, pl.Paper, pl.Template, pl.Players)
+	if err != nil {
+		return err
+	}
+	defer aref.Close()
+
+	cfg := watch.Config{Players: pl.Players, Scripted: pl.Scripted, Paper: pl.Paper, Template: pl.Template,
+		Analyzer: watch.DefaultAnalyzerConfig(), Detector: watch.DefaultDetectorConfig(), Grace: opts.Grace, Log: errOut, Realtime: opts.Realtime}
+	cfg.Detector.StillFor = opts.Still
+
+	// What people see: the page, the window.
+	var page *watch.Page
+	if opts.HTTP != "" {
+		ln, err := net.Listen("tcp", opts.HTTP)
+		if err != nil {
+			return usageErrorf("watch: --http %s: %w", opts.HTTP, err)
+		}
+		page = watch.NewPage()
+		defer page.Close()
+		srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		logf("serving the live page on http://%s/", ln.Addr())
+		if opts.Ready != nil {
+			opts.Ready(ln.Addr().String())
+		}
+	}
+	var disp *watch.Display
+	if opts.Display {
+		if disp, err = watch.NewDisplay(); err != nil {
+			logf("--display ignored: %v", err)
+			disp = nil
+		} else {
+			defer disp.Close()
+		}
+	}
+	cfg.OnFrame = func(n int, f gocv.Mat, phase watch.Phase, _ watch.Stats) bool {
+		if page != nil {
+			page.SetFrame(n, f)
+		}
+		if disp != nil {
+			return disp.Show(f, phase)
+		}
+		return true
+	}
+
+	rulingsOut := opts.IO.Out
+	if opts.JSON == "-" {
+		rulingsOut = errOut
+	}
+	var jsonErr error
+	cfg.OnEvent = func(e watch.Event) {
+		if page != nil {
+			page.Update(e)
+		}
+		if e.Ruling == nil {
+			return
+		}
+		name := pl.Players[e.Player].Name
+		// The referee committed the ruling to the database before returning it: now report.
+		if opts.JSON != "" && opts.JSON != "-" {
+			if err := writeJSONFile(opts.JSON, e.Rulings); err != nil && jsonErr == nil {
+				jsonErr = err
+				logf("%v", err)
+			}
+		}
+		if opts.Annotate != "" && len(e.Annotated) > 0 {
+			if err := os.MkdirAll(opts.Annotate, 0o755); err == nil {
+				path := filepath.Join(opts.Annotate, fmt.Sprintf("%s-%d.jpg", safeName(name), e.Ruling.Index))
+				if err := os.WriteFile(path, e.Annotated, 0o644); err != nil {
+					logf("%v", err)
+				}
+			}
+		}
+		if disp != nil {
+			disp.SetRuling(name, *e.Ruling)
+		}
+		fmt.Fprintln(rulingsOut, rulingLine(name, *e.Ruling))
+		if e.Latency > 0 {
+			logf("%s tear %d ruled %.2f s after its frame settled (%.2f s judging)", name, e.Ruling.Index, e.Latency.Seconds(), e.Compute.Seconds())
+		}
+	}
+
+	logf("watching %s (%d player(s); frames and manifest in %s)", src.Name(), len(pl.Players), framesDir)
+	res, runErr := watch.Run(ctx, cfg, src, aref, opts.IO.In)
+	if res == nil {
+		return runErr
+	}
+	if opts.Result != nil {
+		opts.Result(res)
+	}
+	if opts.Timings != nil {
+		opts.Timings(aref.Timings())
+	}
+	n := 0
+	for _, p := range res.Rulings.Players {
+		n += len(p.Tears)
+	}
+	if opts.DB != "" {
+		logf("%d ruling(s) kept in %s (frames: %s)", n, opts.DB, framesDir)
+	}
+	switch {
+	case opts.JSON == "-":
+		b, err := json.MarshalIndent(res.Rulings, "", "  ")
+		if err != nil {
+			return err
+		}
+		opts.IO.Out.Write(append(b, '\n'))
+	case opts.JSON != "":
+		if err := writeJSONFile(opts.JSON, res.Rulings); err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("watch: %w; %d ruling(s) kept", runErr, n)
+	}
+	return jsonErr
+}
+
+// rulingLine is the one line printed for a ruling.
+func rulingLine(player string, r judge.TearRuling) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s tear %d: %s", player, r.Index, r.Kind)
+	if r.Skill != "" {
+		fmt.Fprintf(&b, " %s", r.Skill)
+	}
+	if r.Photo != "" {
+		fmt.Fprintf(&b, " (%s)", r.Photo)
+	}
+	fmt.Fprintf(&b, ": %s", r.Verdict)
+	if len(r.Faults) > 0 {
+		fs := make([]string, len(r.Faults))
+		for i, f := range r.Faults {
+			fs[i] = string(f)
+		}
+		fmt.Fprintf(&b, " [%s]", strings.Join(fs, ", "))
+	}
+	if r.UndecidedReason != "" {
+		fmt.Fprintf(&b, " (%s)", r.UndecidedReason)
+	}
+	var left []string
+	for _, s := range r.Skills {
+		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "; letters left: %s", strings.Join(left, ", "))
+	}
+	if r.OwedTears > 0 {
+		fmt.Fprintf(&b, "; tears owed: %d", r.OwedTears)
+	}
+	if r.Out {
+		fmt.Fprintf(&b, "; OUT (%s)", r.OutReason)
+	}
+	return b.String()
+}
+
+// writeJSONFile writes the rulings document atomically (temporary file, then rename).
+func writeJSONFile(path string, doc judge.Rulings) error {
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode rulings: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, errors.Unwrap(err))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// safeName makes a player's name usable in a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+var _ io.Writer = (*os.File)(nil)

@@ -1,0 +1,175 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+func TestParseAnnouncement(t *testing.T) {
+	cases := []struct {
+		line string
+		want Announcement
+		err  string
+	}{
+		{line: "use Swordsmanship", want: Announcement{Tear: judge.Tear{Kind: judge.KindUse, Skill: "Swordsmanship"}}},
+		{line: "  damage   Tea   Ceremony ", want: Announcement{Tear: judge.Tear{Kind: judge.KindDamage, Skill: "Tea Ceremony"}}},
+		{line: "penalty Hopscotch", want: Announcement{Tear: judge.Tear{Kind: judge.KindPenalty, Skill: "Hopscotch"}}},
+		{line: "penalty", want: Announcement{Tear: judge.Tear{Kind: judge.KindPenalty}}},
+		{line: "last-ditch hit", want: Announcement{Tear: judge.Tear{Kind: judge.KindLastDitch, Hit: true}}},
+		{line: "LAST_DITCH Miss", want: Announcement{Tear: judge.Tear{Kind: judge.KindLastDitch}}},
+		{line: "Bob: use Archery", want: Announcement{Player: "Bob", Tear: judge.Tear{Kind: judge.KindUse, Skill: "Archery"}}},
+		{line: "sheet Bob", want: Announcement{Player: "Bob", Sheet: true}},
+		{line: "", err: "empty announcement"},
+		{line: "# a comment", err: "empty announcement"},
+		{line: "use", err: "use needs a skill"},
+		{line: "last-ditch maybe", err: "want last-ditch hit or last-ditch miss"},
+		{line: "throw Archery", err: "want use, damage, penalty, last-ditch or sheet"},
+		{line: ": use Archery", err: "empty player name"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			got, err := ParseAnnouncement(tc.line)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// scriptReferee identifies sheets by the frame's grey level (player = level/50 - 1) and rules
+// every tear valid, recording the calls.
+type scriptReferee struct {
+	calls     []string
+	freshFail map[int]bool // frame numbers not usable as fresh sheets
+}
+
+func (s *scriptReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
+	s.calls = append(s.calls, fmt.Sprintf("fresh %d@%d", p, f.No))
+	if s.freshFail[f.No] {
+		return judge.SheetResult{Found: false, Error: "no sheet of paper found"}, nil
+	}
+	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{}}, nil
+}
+
+func (s *scriptReferee) Identify(f Frame, cands []int) (int, error) {
+	p := int(f.Mat.GetUCharAt(0, 0))/50 - 1
+	for _, c := range cands {
+		if c == p {
+			return p, nil
+		}
+	}
+	return -1, nil
+}
+
+func (s *scriptReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []byte, error) {
+	at := "-"
+	if f != nil {
+		at = fmt.Sprint(f.No)
+	}
+	s.calls = append(s.calls, fmt.Sprintf("tear %d %s %s@%s", p, t.Kind, t.Skill, at))
+	if t.Skill == "Broken" {
+		return judge.TearRuling{}, nil, errors.New("registration refused")
+	}
+	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, nil, nil
+}
+
+// settledAt is a settled frame of player p's sheet (grey level 50*(p+1)).
+func settledAt(no, p int) settled {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(50*(p+1)), 0, 0, 0), 4, 4, gocv.MatTypeCV8UC3)
+	return settled{no: no, frame: m, readAt: time.Now()}
+}
+
+func TestControllerPairsFramesWithTears(t *testing.T) {
+	two := []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}, {Name: "Bob", Skills: []string{"Hopscotch", "Archery"}}}
+	type step struct {
+		frame  int    // settled frame number (>= 0), or -1 for an announcement
+		player int    // whose sheet the frame shows
+		ann    string // the announcement line
+	}
+	cases := []struct {
+		name     string
+		players  []Player
+		scripted bool
+		steps    []step
+		fail     map[int]bool
+		want     []string
+		log      string
+	}{
+		{name: "announced before the sheet settles", players: two[:1],
+			steps: []step{{frame: 1}, {frame: -1, ann: "use Archery"}, {frame: 2}, {frame: 3}, {frame: -1, ann: "damage Cooking"}},
+			want:  []string{"fresh 0@1", "tear 0 use Archery@2", "tear 0 damage Cooking@3"}},
+		{name: "last ditch needs no frame", players: two[:1],
+			steps: []step{{frame: 1}, {frame: -1, ann: "last-ditch hit"}, {frame: -1, ann: "use Archery"}},
+			want:  []string{"fresh 0@1", "tear 0 last_ditch @-"}},
+		{name: "a frame that is no sheet is not the fresh sheet", players: two[:1], fail: map[int]bool{1: true},
+			steps: []step{{frame: 1}, {frame: 2}, {frame: -1, ann: "use Archery"}, {frame: 3}},
+			want:  []string{"fresh 0@1", "fresh 0@2", "tear 0 use Archery@3"}, log: "not usable as Ann's fresh sheet"},
+		{name: "scripted tears", players: []Player{{Name: "Ann", Skills: []string{"Archery"},
+			Tears: []judge.Tear{{Kind: judge.KindUse, Skill: "Archery"}, {Kind: judge.KindLastDitch}, {Kind: judge.KindUse, Skill: "Archery"}}}},
+			scripted: true, steps: []step{{frame: 1}, {frame: 2}, {frame: -1, ann: "use Archery"}},
+			want: []string{"fresh 0@1", "tear 0 use Archery@2", "tear 0 last_ditch @-"}, log: "ignored: the tears come from the session manifest"},
+		{name: "two players told apart by registration", players: two,
+			steps: []step{{frame: 1, player: 0}, {frame: 2, player: 1}, {frame: -1, ann: "Bob: use Archery"}, {frame: -1, ann: "use Cooking"},
+				{frame: 3, player: 0}, {frame: 4, player: 1}},
+			want: []string{"fresh 0@1", "fresh 1@2", "tear 0 use Cooking@3", "tear 1 use Archery@4"}},
+		{name: "ambiguous skill is refused", players: two,
+			steps: []step{{frame: 1, player: 0}, {frame: 2, player: 1}, {frame: -1, ann: "use Archery"}},
+			want:  []string{"fresh 0@1", "fresh 1@2"}, log: "is a skill of several players"},
+		{name: "announced sheet", players: two,
+			steps: []step{{frame: -1, ann: "sheet Bob"}, {frame: 1, player: 1}, {frame: 2, player: 0}},
+			want:  []string{"fresh 1@1", "fresh 0@2"}},
+		{name: "referee failure is an undecided ruling", players: two[:1],
+			steps: []step{{frame: 1}, {frame: -1, ann: "use Broken"}, {frame: 2}},
+			want:  []string{"fresh 0@1", "tear 0 use Broken@2"}, log: "registration refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			ref := &scriptReferee{freshFail: tc.fail}
+			c := newController(Config{Players: tc.players, Scripted: tc.scripted, Paper: template.Paper{Name: "a4"},
+				Template: template.Default(), Log: &log, Now: time.Now}, ref)
+			for _, s := range tc.steps {
+				if s.frame < 0 {
+					a, err := ParseAnnouncement(s.ann)
+					require.NoError(t, err)
+					c.onAnnouncement(a)
+				} else {
+					c.onSettle(settledAt(s.frame, s.player))
+				}
+			}
+			c.finish()
+			assert.Equal(t, tc.want, ref.calls)
+			assert.Contains(t, log.String(), tc.log)
+			doc := c.rulings()
+			assert.Equal(t, judge.Schema, doc.Schema)
+			for _, p := range doc.Players {
+				for i, r := range p.Tears {
+					assert.Equal(t, i+1, r.Index)
+					if r.Kind == judge.KindLastDitch {
+						assert.Empty(t, r.Photo)
+					} else {
+						assert.Regexp(t, `^frame:\d+$`, r.Photo)
+						assert.Len(t, r.SHA256, 64)
+					}
+					if r.Skill == "Broken" {
+						assert.Equal(t, judge.Undecided, r.Verdict)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,106 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/template"
+)
+
+func TestOpenSourceErrors(t *testing.T) {
+	dir := t.TempDir()
+	notVideo := filepath.Join(dir, "notes.avi")
+	require.NoError(t, os.WriteFile(notVideo, []byte("not a video at all"), 0o644))
+	cases := []struct{ spec, want string }{
+		{"97", "camera 97: /dev/video97 does not exist (no camera attached?)"},
+		{"/dev/video97", "camera /dev/video97: /dev/video97 does not exist"},
+		{filepath.Join(dir, "missing.mp4"), "no such file or directory"},
+		{dir, "is a directory"},
+		{notVideo, "OpenCV cannot decode it"},
+	}
+	for _, tc := range cases {
+		t.Run(filepath.Base(tc.spec), func(t *testing.T) {
+			src, err := OpenSource(tc.spec)
+			if src != nil {
+				src.Close()
+			}
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrSourceMissing)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\n")
+		})
+	}
+}
+
+// unplugged is a live camera (a video file standing in) that stops after n frames.
+type unplugged struct {
+	*Capture
+	n, read int
+}
+
+func (u *unplugged) Read(m *gocv.Mat) bool {
+	if u.read >= u.n {
+		return false
+	}
+	u.read++
+	return u.Capture.Read(m)
+}
+func (u *unplugged) Live() bool { return true }
+
+// FrameTime implements FrameTimer: the camera's clock at 15 frames/s.
+func (u *unplugged) FrameTime() time.Duration { return time.Duration(u.read) * time.Second / 15 }
+
+// TestCameraUnpluggedKeepsRulings: a camera that stops mid-session ends the session with
+// ErrSourceStopped, a message, and every ruling made so far.
+func TestCameraUnpluggedKeepsRulings(t *testing.T) {
+	path, truth := writeTestVideo(t, 640, 480, nil, []image.Rectangle{image.Rect(0, 0, 60, 50)},
+		[]image.Rectangle{image.Rect(0, 0, 60, 50), image.Rect(150, 250, 210, 297)})
+	c, err := OpenSource(path)
+	require.NoError(t, err)
+	defer c.Close()
+	// Unplugged while the second torn sheet is being put back.
+	src := &unplugged{Capture: c, n: truth.Still[2].First - 2}
+	var log strings.Builder
+	cfg := Config{Players: []Player{{Name: "Ann", Skills: []string{"A"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log}
+	res, err := Run(context.Background(), cfg, src, &fakeReferee{}, strings.NewReader("use A\ndamage A\n"))
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrSourceStopped), err)
+	require.NotNil(t, res)
+	assert.Len(t, res.Rulings.Players[0].Tears, 1, "the ruling made before the camera stopped is kept")
+	assert.Contains(t, log.String(), "stopped delivering frames after")
+	assert.Contains(t, log.String(), "1 tear(s) announced but never seen on the table")
+}
+
+// TestEmptyVideo: a video in which no sheet ever settles gives no ruling, no error.
+func TestVideoWithoutSheet(t *testing.T) {
+	path, _ := writeTestVideo(t, 320, 240, nil)
+	c, err := OpenSource(path)
+	require.NoError(t, err)
+	defer c.Close()
+	// Only the first frames: the empty table.
+	src := &unplugged{Capture: c, n: 5}
+	var log strings.Builder
+	cfg := Config{Players: []Player{{Name: "Ann", Skills: []string{"A"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log}
+	res, err := Run(context.Background(), cfg, &fileOnly{src}, &fakeReferee{}, strings.NewReader(""))
+	require.NoError(t, err)
+	assert.Empty(t, res.Settled)
+	assert.Contains(t, log.String(), "Ann's fresh sheet was never seen")
+	assert.Contains(t, log.String(), "ended after 5 frames")
+}
+
+// fileOnly makes a Source not live.
+type fileOnly struct{ *unplugged }
+
+func (f *fileOnly) Live() bool { return false }
