@@ -20,54 +20,86 @@ import (
 	"tearcam/watch"
 )
 
-// tableVideo is a synthetic table-top video of one sheet and its tears, with the truth.
+// tableVideo is a synthetic table-top video of players' sheets and their tears, with the
+// truth.
 type tableVideo struct {
 	Path   string
-	Skills []string
-	Tears  []synth.TearSpec
-	Truth  synth.VideoTruth
-	Tear   []synth.TearTruth
+	Names  []string
+	Skills [][]string      // per player
+	Shots  []videoShot     // in the order filmed
+	Truth  synth.VideoTruth // Still[i] is Shots[i]'s still range
 }
 
-// makeTableVideo renders a sheet with synth, tears it as specs say, and films it at w x h:
-// laid down, still, hands over it, lifted away, put back torn at another pose, still.
-func makeTableVideo(t testing.TB, seed int64, w, h int, specs func(skills []string) []synth.TearSpec) tableVideo {
+// videoShot is one appearance of a player's sheet: fresh (Tear nil) or after a tear.
+type videoShot struct {
+	Player int
+	Tear   *synth.TearSpec
+	Truth  synth.TearTruth
+}
+
+// makeTableVideo renders one sheet per name with synth and films the shots plan gives (given
+// each player's skills) at w x h: each sheet laid down, still, hands over it, lifted away, put
+// back torn at another pose, still.
+func makeTableVideo(t testing.TB, seed int64, w, h int, names []string, plan func(skills [][]string) []videoShot) tableVideo {
 	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
-	sh, err := synth.RenderSheet(rng, synth.SheetSpec{MinCapMM: 10, MaxCapMM: 18, PxPerMM: 8})
-	require.NoError(t, err)
-	st := synth.NewState(sh)
-	tv := tableVideo{Skills: sh.SkillNames()}
-	tv.Tears = specs(tv.Skills)
+	tv := tableVideo{Names: names}
+	var sheets []*synth.Sheet
+	var states []*synth.State
+	for range names {
+		sh, err := synth.RenderSheet(rng, synth.SheetSpec{MinCapMM: 10, MaxCapMM: 18, PxPerMM: 8})
+		require.NoError(t, err)
+		sheets, states = append(sheets, sh), append(states, synth.NewState(sh))
+		tv.Skills = append(tv.Skills, sh.SkillNames())
+	}
+	tv.Shots = plan(tv.Skills)
 	table, _ := synth.NewTable(rng, "wood", image.Pt(w, h))
 	vs := synth.VideoSpec{W: w, H: h, FPS: 15, Seed: seed, Table: table}
-	scale := 0.92 * float64(h) / 297
-	poses := []struct{ x, y, a float64 }{{0.5, 0.5, 0}, {0.42, 0.5, 7}, {0.58, 0.5, -6}, {0.5, 0.5, 180}}
-	shot := func(i int) synth.VideoShot {
+	// The sheet spans 86% of the frame's height, turned a few degrees at most: wholly in view.
+	scale := 0.86 * float64(h) / 297
+	poses := []struct{ x, y, a float64 }{{0.5, 0.5, 0}, {0.44, 0.5, 5}, {0.56, 0.5, -4}, {0.5, 0.5, 180}}
+	for i := range tv.Shots {
+		s := &tv.Shots[i]
+		sh, st := sheets[s.Player], states[s.Player]
+		if s.Tear != nil {
+			res, err := st.Tear(rng, *s.Tear)
+			require.NoError(t, err)
+			s.Truth = res.Truth
+		}
 		p := poses[i%len(poses)]
-		return synth.VideoShot{Image: sh.Image, Paper: st.Paper.Clone(), PxPerMM: sh.PxPerMM,
-			CenterX: p.x * float64(w), CenterY: p.y * float64(h), AngleDeg: p.a, Scale: scale, Keystone: 0.04}
-	}
-	vs.Shots = append(vs.Shots, shot(0))
-	for i, spec := range tv.Tears {
-		res, err := st.Tear(rng, spec)
-		require.NoError(t, err)
-		tv.Tear = append(tv.Tear, res.Truth)
-		vs.Shots = append(vs.Shots, shot(i+1))
+		vs.Shots = append(vs.Shots, synth.VideoShot{Image: sh.Image, Paper: st.Paper.Clone(), PxPerMM: sh.PxPerMM,
+			CenterX: p.x * float64(w), CenterY: p.y * float64(h), AngleDeg: p.a, Scale: scale, Keystone: 0.04})
 	}
 	tv.Path = filepath.Join(t.TempDir(), "table.avi")
+	var err error
 	tv.Truth, err = synth.WriteVideo(tv.Path, vs)
 	require.NoError(t, err)
 	return tv
 }
 
-// announcements are the GM's stdin lines for the tears.
+// announcements are the GM's stdin lines for the tears ("NAME: kind skill" with several
+// players), in the order filmed.
 func (tv tableVideo) announcements() string {
 	var b strings.Builder
-	for _, s := range tv.Tears {
-		b.WriteString(string(s.Action) + " " + s.Skill + "\n")
+	for _, s := range tv.Shots {
+		if s.Tear == nil {
+			continue
+		}
+		if len(tv.Names) > 1 {
+			b.WriteString(tv.Names[s.Player] + ": ")
+		}
+		b.WriteString(string(s.Tear.Action) + " " + s.Tear.Skill + "\n")
 	}
 	return b.String()
+}
+
+// args are the --player/--skills flags.
+func (tv tableVideo) playerArgs() []string {
+	var a []string
+	for i, n := range tv.Names {
+		a = append(a, "--player", n, "--skills", strings.Join(tv.Skills[i], ","))
+	}
+	return a
 }
 
 // auditFrames runs `tearcam audit` on the frames watch recorded (its folder's session.yaml),
@@ -92,21 +124,43 @@ func TestWatchVideoEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("OCR and registration of a whole video: not in -short")
 	}
-	tv := makeTableVideo(t, 7, 1280, 720, func(skills []string) []synth.TearSpec {
-		return []synth.TearSpec{
-			{Kind: synth.TearBite, Skill: skills[0], Action: judge.KindUse},
-			{Kind: synth.TearTooSmall, Skill: skills[3], Action: judge.KindDamage},
-			{Kind: synth.TearCorner, Skill: skills[3], Action: judge.KindPenalty},
+	tv := makeTableVideo(t, 7, 1280, 720, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{}, // the fresh sheet
+			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][0], Action: judge.KindUse}},
+			{Tear: &synth.TearSpec{Kind: synth.TearTooSmall, Skill: sk[0][3], Action: judge.KindDamage}},
+			{Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][3], Action: judge.KindPenalty}},
 		}
 	})
+	checkWatchAgainstAudit(t, tv)
+}
+
+// TestWatchTwoPlayers: two sheets share the table; registration against each fresh sheet
+// tells whose sheet each settled frame shows.
+func TestWatchTwoPlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR and registration of a whole video: not in -short")
+	}
+	tv := makeTableVideo(t, 11, 1280, 720, []string{"Ann", "Bob"}, func(sk [][]string) []videoShot {
+		return []videoShot{{Player: 0}, {Player: 1},
+			{Player: 0, Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][1], Action: judge.KindUse}},
+			{Player: 1, Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[1][2], Action: judge.KindDamage}},
+		}
+	})
+	checkWatchAgainstAudit(t, tv)
+}
+
+// checkWatchAgainstAudit runs `tearcam watch` on tv with the GM's announcements on stdin and
+// checks that every shot settled exactly once within its still range, that each tear was
+// ruled on its own frame for its own player, and that `tearcam audit` on the recorded frames
+// gives the same rulings.
+func checkWatchAgainstAudit(t *testing.T, tv tableVideo) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "watch.db")
 	out := filepath.Join(dir, "rulings.json")
 	iostreams, stdout, stderr := testIO()
 	iostreams.In = strings.NewReader(tv.announcements())
 	var res *watch.Result
-	args := []string{"--source", tv.Path, "--player", "Ann", "--skills", strings.Join(tv.Skills, ","),
-		"--db", db, "--json", out, "--annotate", filepath.Join(dir, "annotated")}
+	args := append([]string{"--source", tv.Path, "--db", db, "--json", out, "--annotate", filepath.Join(dir, "annotated")}, tv.playerArgs()...)
 	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
 		o.Result = func(r *watch.Result) { res = r }
 		o.Timings = func(m map[string]time.Duration) { t.Logf("time spent judging: %v", m) }
@@ -116,7 +170,7 @@ func TestWatchVideoEndToEnd(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	require.NotNil(t, res)
 
-	// Every shot (the fresh sheet and each torn state) settled exactly once, inside its
+	// Every shot (each fresh sheet and each torn state) settled exactly once, inside its
 	// still range.
 	require.Len(t, res.Settled, len(tv.Truth.Still), "settled %v, still ranges %v", res.Settled, tv.Truth.Still)
 	for i, n := range res.Settled {
@@ -126,30 +180,43 @@ func TestWatchVideoEndToEnd(t *testing.T) {
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &doc))
-	require.Len(t, doc.Players, 1)
-	p := doc.Players[0]
-	require.True(t, p.Sheet.Found, "fresh sheet: %+v", p.Sheet)
-	assert.Equal(t, watch.PhotoName(res.Settled[0]), p.Sheet.Photo)
-	require.Len(t, p.Tears, len(tv.Tears))
-	for i, r := range p.Tears {
-		assert.Equal(t, watch.PhotoName(res.Settled[i+1]), r.Photo)
-		assert.Equal(t, tv.Tears[i].Action, r.Kind)
-		t.Logf("tear %d: watch %s %v (%s); truth %s %v", i+1, r.Verdict, r.Faults, r.UndecidedReason,
-			tv.Tear[i].Expected.Verdict, tv.Tear[i].Expected.Faults)
+	require.Len(t, doc.Players, len(tv.Names))
+	tears := 0
+	next := make([]int, len(tv.Names))
+	for i, s := range tv.Shots {
+		p := doc.Players[s.Player]
+		if s.Tear == nil {
+			require.True(t, p.Sheet.Found, "%s's fresh sheet: %+v", p.Name, p.Sheet)
+			assert.Equal(t, watch.PhotoName(res.Settled[i]), p.Sheet.Photo, "%s's fresh sheet", p.Name)
+			continue
+		}
+		tears++
+		require.Greater(t, len(p.Tears), next[s.Player], "%s's tear %d ruled", p.Name, next[s.Player]+1)
+		r := p.Tears[next[s.Player]]
+		next[s.Player]++
+		assert.Equal(t, watch.PhotoName(res.Settled[i]), r.Photo, "%s's tear %d frame", p.Name, r.Index)
+		assert.Equal(t, s.Tear.Action, r.Kind)
+		assert.Equal(t, s.Tear.Skill, r.Skill)
+		t.Logf("%s tear %d: watch %s %v (%s); synth truth %s %v", p.Name, r.Index, r.Verdict, r.Faults, r.UndecidedReason,
+			s.Truth.Expected.Verdict, s.Truth.Expected.Faults)
 	}
-	assert.Equal(t, len(tv.Tears), strings.Count(stdout.String(), "Ann tear "), "one line per ruling")
+	assert.Equal(t, tears, strings.Count(stdout.String(), " tear "), "one line per ruling")
 
-	// The audit pipeline on the recorded frames gives the same rulings.
+	// `tearcam audit` on the recorded frames gives the same rulings.
 	manifests, _ := filepath.Glob(filepath.Join(dir, "watch-frames", "*", "session.yaml"))
 	require.Len(t, manifests, 1)
 	audited := auditFrames(t, manifests[0])
-	require.Len(t, audited.Players, 1)
-	ap := audited.Players[0]
-	ap.Sheet.Photo = p.Sheet.Photo
-	for i := range ap.Tears {
-		ap.Tears[i].Photo = p.Tears[i].Photo
+	require.Len(t, audited.Players, len(doc.Players))
+	for i, ap := range audited.Players {
+		p := doc.Players[i]
+		ap.Sheet.Photo = p.Sheet.Photo
+		for k := range ap.Tears {
+			if k < len(p.Tears) {
+				ap.Tears[k].Photo = p.Tears[k].Photo
+			}
+		}
+		assert.Equal(t, ap, p, "watch and audit rulings differ for %s", p.Name)
 	}
-	assert.Equal(t, ap, p, "watch and audit rulings differ")
 }
 
 // runWatchCmd runs `tearcam watch args...` as Main would, with hook applied to the parsed
