@@ -18,6 +18,9 @@ type options struct {
 	seed  int64
 	cases int
 	size  image.Point
+	// sample, when set, is the real photo the sample session is made from (breta_page09.jpg);
+	// --out then receives the sample session instead of a set.
+	sample string
 }
 
 // parse reads the flags.
@@ -30,6 +33,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the set: same seed, same bytes")
 	fs.IntVar(&o.cases, "cases", 10, "number of cases")
 	fs.StringVar(&size, "size", "1600x1200", "photo size WxH in pixels")
+	fs.StringVar(&o.sample, "sample", "", "make the sample session from this real photo (breta_page09.jpg) instead of a set")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -60,6 +64,17 @@ func run(args []string, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "tearcam-synth:", err)
 		}
 		return 2
+	}
+	if o.sample != "" {
+		t, err := synth.GenerateSample(o.out, synth.BretaSample(o.sample))
+		if err != nil {
+			fmt.Fprintln(stderr, "tearcam-synth:", err)
+			return 1
+		}
+		for _, tt := range t.Players[0].Tears {
+			fmt.Fprintf(stderr, "tear %d %s %s (%s): %s %v\n", tt.Index, tt.Kind, tt.Skill, tt.Intent, tt.Expected.Verdict, tt.Expected.Faults)
+		}
+		return 0
 	}
 	err = synth.GenerateSet(o.out, synth.SetOptions{
 		Seed: o.seed, Cases: o.cases, PhotoSize: o.size,

@@ -34,46 +34,7 @@ func NewTable(rng *rand.Rand, kind string, size image.Point) (*image.RGBA, strin
 		if rng.Float64() < 0.6 {
 			phi = math.Round(phi/(math.Pi/2)) * math.Pi / 2
 		}
-		ca, sa := math.Cos(phi), math.Sin(phi)
-		plank := 110 + 120*rng.Float64()
-		period := 9 + 10*rng.Float64()
-		warp := valueNoise(rng, w, h, 120, 3)
-		nRows := int(math.Hypot(float64(w), float64(h))) + 4
-		streak := make([]float64, nRows*2)
-		for i := range streak {
-			streak[i] = rng.NormFloat64()
-		}
-		for i := 1; i < len(streak); i++ {
-			streak[i] = 0.6*streak[i-1] + 0.4*streak[i]
-		}
-		plankShift := make([]float64, 64)
-		plankTone := make([]float64, 64)
-		for i := range plankShift {
-			plankShift[i] = rng.Float64() * 1000
-			plankTone[i] = 1 + 0.08*rng.NormFloat64()
-		}
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				a := ca*float64(x) + sa*float64(y)
-				b := -sa*float64(x) + ca*float64(y) + float64(nRows) // always positive
-				pi := int(math.Floor(b/plank)) & 63
-				wv := warp[y*w+x]
-				ring := 0.5 + 0.5*math.Sin(2*math.Pi*(b+plankShift[pi])/period+4*wv+0.004*a*math.Sin(plankShift[pi]))
-				ring = math.Pow(ring, 3)
-				bi := int(b*2) % len(streak)
-				if bi < 0 {
-					bi += len(streak)
-				}
-				v := 0.25 + 0.45*ring + 0.06*streak[bi] + 0.12*low[y*w+x]
-				c := mix3(pal[1], pal[0], clampf(v, 0, 1))
-				t := plankTone[pi]
-				c = [3]float64{c[0] * t, c[1] * t, c[2] * t}
-				if d := math.Mod(b, plank); d < 2.2 {
-					c = mix3(c, [3]float64{50, 30, 20}, 0.55*(1-d/2.2))
-				}
-				set(x, y, c)
-			}
-		}
+		woodInto(rng, img, low, pal, phi)
 	case "felt":
 		felts := [][3]float64{{28, 92, 52}, {34, 52, 104}, {112, 32, 38}, {80, 80, 84}, {60, 40, 90}}
 		base := felts[rng.Intn(len(felts))]
@@ -109,4 +70,61 @@ func NewTable(rng *rand.Rand, kind string, size image.Point) (*image.RGBA, strin
 		}
 	}
 	return img, kind
+}
+
+// WoodTable draws a wooden table top with the given dark and light wood colours (RGB) and
+// grain direction (degrees).
+func WoodTable(rng *rand.Rand, size image.Point, pal [2][3]float64, grainDeg float64) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, size.X, size.Y))
+	low := valueNoise(rng, size.X, size.Y, 260, 3)
+	woodInto(rng, img, low, pal, grainDeg*math.Pi/180)
+	return img
+}
+
+func woodInto(rng *rand.Rand, img *image.RGBA, low []float64, pal [2][3]float64, phi float64) {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	set := func(x, y int, c [3]float64) {
+		i := img.PixOffset(x, y)
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = u8(c[0]), u8(c[1]), u8(c[2]), 255
+	}
+	ca, sa := math.Cos(phi), math.Sin(phi)
+	plank := 110 + 120*rng.Float64()
+	period := 9 + 10*rng.Float64()
+	warp := valueNoise(rng, w, h, 120, 3)
+	nRows := int(math.Hypot(float64(w), float64(h))) + 4
+	streak := make([]float64, nRows*2)
+	for i := range streak {
+		streak[i] = rng.NormFloat64()
+	}
+	for i := 1; i < len(streak); i++ {
+		streak[i] = 0.6*streak[i-1] + 0.4*streak[i]
+	}
+	plankShift := make([]float64, 64)
+	plankTone := make([]float64, 64)
+	for i := range plankShift {
+		plankShift[i] = rng.Float64() * 1000
+		plankTone[i] = 1 + 0.08*rng.NormFloat64()
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			a := ca*float64(x) + sa*float64(y)
+			b := -sa*float64(x) + ca*float64(y) + float64(nRows) // always positive
+			pi := int(math.Floor(b/plank)) & 63
+			wv := warp[y*w+x]
+			ring := 0.5 + 0.5*math.Sin(2*math.Pi*(b+plankShift[pi])/period+4*wv+0.004*a*math.Sin(plankShift[pi]))
+			ring = math.Pow(ring, 3)
+			bi := int(b*2) % len(streak)
+			if bi < 0 {
+				bi += len(streak)
+			}
+			v := 0.25 + 0.45*ring + 0.06*streak[bi] + 0.12*low[y*w+x]
+			c := mix3(pal[1], pal[0], clampf(v, 0, 1))
+			t := plankTone[pi]
+			c = [3]float64{c[0] * t, c[1] * t, c[2] * t}
+			if d := math.Mod(b, plank); d < 2.2 {
+				c = mix3(c, [3]float64{50, 30, 20}, 0.55*(1-d/2.2))
+			}
+			set(x, y, c)
+		}
+	}
 }

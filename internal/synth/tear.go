@@ -101,8 +101,8 @@ func (st *State) Tear(rng *rand.Rand, spec TearSpec) (*TearResult, error) {
 		return nil, fmt.Errorf("tear: skill %q is not on the sheet", spec.Skill)
 	}
 	var best *TearResult
-	bestScore := -1
-	for attempt := 0; attempt < 30; attempt++ {
+	bestScore, good := -1, 0
+	for attempt := 0; attempt < 30 && good < 4; attempt++ {
 		reg := st.plan(rng, spec.Kind, si)
 		if reg == nil {
 			continue
@@ -112,14 +112,18 @@ func (st *State) Tear(rng *rand.Rand, spec TearSpec) (*TearResult, error) {
 			return nil, err
 		}
 		score := matchScore(spec.Kind, res.Truth)
-		// Players tear modest pieces: prefer tears taking at most 40% of the paper.
-		if score > 0 && res.Truth.RemovedAreaMM2 > 0.4*res.Truth.BeforeAreaMM2 {
+		// Players tear modest pieces: prefer tears taking at most 30% of the paper.
+		if score > 0 && res.Truth.RemovedAreaMM2 > 0.3*res.Truth.BeforeAreaMM2 {
 			score--
 		}
-		if score > bestScore {
+		if score == 3 {
+			good++
+		}
+		// Among equally good tears, the smallest.
+		if score > bestScore || (score == bestScore && res.Truth.RemovedAreaMM2 < best.Truth.RemovedAreaMM2) {
 			best, bestScore = res, score
 		}
-		if score >= 3 {
+		if spec.Kind == TearNone {
 			break
 		}
 	}
