@@ -16,7 +16,7 @@ func TestLocateDebugSyn(t *testing.T) {
 	files, _ := filepath.Glob("/tmp/v/syn_*.png")
 	for _, f := range files {
 		img, _ := ReadImage(f)
-		l, err := locate(img, nil)
+		l, err := locate(img, nil, workLong)
 		if err != nil {
 			t.Logf("%s: %v", filepath.Base(f), err)
 			img.Close()

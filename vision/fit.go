@@ -1,10 +1,11 @@
 package vision
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"math"
-	"sort"
+	"slices"
 
 	"gocv.io/x/gocv"
 
@@ -80,6 +81,7 @@ type fitter struct {
 	w, h    int
 	sd      []float32 // signed distance, px at fitPxPerMM: >0 inside
 	maxIn   float32
+	argMax  int
 	t       template.Template
 	c       pt      // template pole (mm, template coords)
 	rIn     float64 // template inscribed radius around c, mm
@@ -117,7 +119,7 @@ func newFitter(region gocv.Mat, ppm float64, t template.Template) *fitter {
 		if inside[i] > 0 {
 			f.sd[i] = inside[i] - 0.5
 			if f.sd[i] > f.maxIn {
-				f.maxIn = f.sd[i]
+				f.maxIn, f.argMax = f.sd[i], i
 			}
 		} else {
 			f.sd[i] = -outside[i] + 0.5
@@ -136,11 +138,7 @@ func distance(m gocv.Mat) []float32 {
 	defer dt.Close()
 	defer labels.Close()
 	gocv.DistanceTransform(m, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
-	b := dt.ToBytes()
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
-	}
+	out := float32s(dt)
 	return out
 }
 
@@ -216,6 +214,10 @@ func (f *fitter) search(tau float64) (template.Placement, bool) {
 	if f.maxIn < need {
 		return template.Placement{}, false
 	}
+	if float64(f.maxIn) >= (f.rOut+tau)*fitPxPerMM+0.75 {
+		// The deepest point's inscribed circle holds the whole template at any angle.
+		return f.placement(f.argMax, 0, false), true
+	}
 	type cand struct {
 		i int
 		d float32
@@ -226,10 +228,13 @@ func (f *fitter) search(tau float64) (template.Placement, bool) {
 			cands = append(cands, cand{i, d})
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].d > cands[b].d })
-	if float64(f.maxIn) >= (f.rOut+tau)*fitPxPerMM+0.75 {
-		return f.placement(cands[0].i, 0, false), true
-	}
+	// Deepest first, ties by position: a total order, so the result is reproducible.
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.d != b.d {
+			return cmp.Compare(b.d, a.d)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
 	thr := float32(tau * fitPxPerMM)
 	offs := make([]image.Point, len(f.outline))
 	for _, flip := range f.flips {

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -27,11 +28,21 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	defer bgr.Close()
-	loc, err := locate(bgr, nil)
+	loc, err := locate(bgr, nil, workLong)
 	if err != nil {
 		return nil, err
 	}
 	r, err := pickSheet(loc)
+	if errors.Is(err, ErrNoSheet) {
+		// Colour models found nothing sheet-like (white on a light table, say): GrabCut.
+		gc := locateGrabCut(bgr)
+		if r2, err2 := pickSheet(gc); err2 == nil || !errors.Is(err2, ErrNoSheet) {
+			loc, r, err = gc, r2, err2
+			if err == nil {
+				loc.fg = nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -84,15 +95,39 @@ func pickSheet(l *located) (*region, error) {
 		return nil, fmt.Errorf("%w: found %d", ErrSeveralSheets, len(sheets))
 	}
 	r := sheets[0]
-	if r.touches > 0 {
+	if cutOff(r, l.w, l.h) {
 		return nil, ErrSheetCutOff
 	}
+	return r, nil
+}
+
+// cutOff reports a sheet running out of the frame: a corner outside the image, or part of a
+// side lying along the image border. (A blob that merely touches the border, such as a
+// reflection on the table next to the sheet, is not on the sheet's sides and does not count.)
+func cutOff(r *region, w, h int) bool {
 	for _, c := range r.quad {
-		if c.X < -1 || c.Y < -1 || c.X > float64(l.w) || c.Y > float64(l.h) {
-			return nil, ErrSheetCutOff
+		if c.X < -1 || c.Y < -1 || c.X > float64(w) || c.Y > float64(h) {
+			return true
 		}
 	}
-	return r, nil
+	if r.touches == 0 {
+		return false
+	}
+	diag := math.Max(dist(r.quad[0], r.quad[2]), dist(r.quad[1], r.quad[3]))
+	tol := math.Max(2, 0.01*diag)
+	n := 0
+	for _, p := range r.contour {
+		if p.X > 3 && p.Y > 3 && p.X < float64(w-4) && p.Y < float64(h-4) {
+			continue
+		}
+		for s := 0; s < 4; s++ {
+			if segDist(p, r.quad[s], r.quad[(s+1)%4]) <= tol {
+				n++
+				break
+			}
+		}
+	}
+	return n >= 5
 }
 
 // orientQuad orders the four photo corners so that they correspond to sheet-frame

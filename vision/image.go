@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 
@@ -110,6 +111,24 @@ func truncated(data []byte) bool {
 		return !bytes.Contains(data[max(0, len(data)-64):], []byte("IEND"))
 	}
 	return false
+}
+
+// int32s views a continuous CV_32S Mat's data (valid while the Mat is open).
+func int32s(m gocv.Mat) []int32 {
+	b, err := m.DataPtrUint8()
+	if err != nil || len(b) < 4 {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+}
+
+// float32s copies a continuous CV_32F Mat's data.
+func float32s(m gocv.Mat) []float32 {
+	f, err := m.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	return append([]float32(nil), f...)
 }
 
 // matBytes returns a copy of a Mat's pixels (continuous, row-major).

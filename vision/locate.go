@@ -14,6 +14,14 @@ import (
 // 0.1% of the diagonal while the colour loop stays at a few milliseconds.
 const workLong = 640
 
+// regLong is the working size for later photos: there the segmentation only masks the
+// features and seeds the colour models; the paper mask itself is classified again at the
+// sheet frame's full resolution.
+const regLong = 400
+
+// paperRL widens the paper colour model along lightness by this many bins (8 levels each).
+const paperRL = 4
+
 // region is one connected blob of paper-coloured pixels, in work pixels.
 type region struct {
 	contour  []pt
@@ -75,11 +83,12 @@ func checkPhoto(photo gocv.Mat) (gocv.Mat, error) {
 	return out, nil
 }
 
-// locate segments paper from table in photo (BGR). paper, when not nil, is the colour model of
+// locate segments paper from table in photo (BGR), downscaled to long pixels on its long
+// side. paper, when not nil, is the colour model of
 // the sheet's paper from an earlier photo; otherwise it is bootstrapped from bright,
 // unsaturated pixels.
-func locate(photo gocv.Mat, paper *colorHist) (*located, error) {
-	scale := float64(workLong) / float64(max(photo.Cols(), photo.Rows()))
+func locate(photo gocv.Mat, paper *colorHist, long int) (*located, error) {
+	scale := float64(long) / float64(max(photo.Cols(), photo.Rows()))
 	if scale > 1 {
 		scale = 1
 	}
@@ -101,7 +110,7 @@ func locate(photo gocv.Mat, paper *colorHist) (*located, error) {
 		x, y := i%w, i/w
 		return x < band || y < band || x >= w-band || y >= h-band
 	}
-	l.bg = histFrom(l.lab, inBand)
+	l.bg = histFrom(l.lab, 1, inBand)
 	if paper != nil {
 		l.fg = paper
 	} else {
@@ -109,17 +118,26 @@ func locate(photo gocv.Mat, paper *colorHist) (*located, error) {
 		thr := otsu(pn, -255, 255)
 		// Paper is among the brightest, least saturated things in view: keep only the upper
 		// part of the bright class, so a light table does not seed the paper model.
-		var bright []float64
+		var hist [512]int
+		cnt := 0
 		for i, v := range pn {
 			if v > thr && !inBand(i) {
-				bright = append(bright, v)
+				hist[int(clampf(v+256, 0, 511))]++
+				cnt++
 			}
 		}
-		if len(bright) < n/200 {
+		if cnt < n/200 {
 			return nil, ErrNoSheet
 		}
-		thr2 := percentile(bright, 0.3)
-		l.fg = histFrom(l.lab, func(i int) bool { return pn[i] >= thr2 && !inBand(i) })
+		thr2, acc := thr, 0
+		for k, c := range hist { // 30th percentile of the bright class
+			acc += c
+			if acc >= cnt*3/10 {
+				thr2 = float64(k) - 256
+				break
+			}
+		}
+		l.fg = histFrom(l.lab, paperRL, func(i int) bool { return pn[i] >= thr2 && !inBand(i) })
 	}
 
 	mask := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
@@ -159,9 +177,9 @@ func locate(photo gocv.Mat, paper *colorHist) (*located, error) {
 			break
 		}
 		if paper == nil {
-			l.fg = histFrom(l.lab, func(i int) bool { return eb[i] != 0 })
+			l.fg = histFrom(l.lab, paperRL, func(i int) bool { return eb[i] != 0 })
 		}
-		l.bg = histFrom(l.lab, func(i int) bool { return db[i] == 0 || inBand(i) })
+		l.bg = histFrom(l.lab, 1, func(i int) bool { return db[i] == 0 || inBand(i) })
 	}
 	l.mask = mask.ToBytes()
 	l.regions = findRegions(mask, w, h)

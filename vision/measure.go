@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"encoding/binary"
 	"fmt"
 	"image"
 	"math"
@@ -109,7 +108,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	defer stats.Close()
 	defer cents.Close()
 	n := gocv.ConnectedComponentsWithStatsWithParams(rm, &labels, &stats, &cents, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	lb := labels.ToBytes()
+	lb := int32s(labels)
 	type piece struct {
 		label int
 		area  int
@@ -128,7 +127,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 	}
 	res := &TearResult{Pieces: len(pieces), EdgeToEdge: len(pieces) > 0, template: t}
-	keep := make(map[int]int, len(pieces)) // label -> piece index
+	keep := make([]int, n) // label -> piece index, or -1
+	for i := range keep {
+		keep[i] = -1
+	}
 	for i, p := range pieces {
 		keep[p.label] = i
 		res.AreaMM2 += float64(p.area) / (ppm * ppm)
@@ -136,8 +138,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
 	for i := range removed {
-		l := int(int32(binary.LittleEndian.Uint32(lb[4*i:])))
-		if pi, ok := keep[l]; ok {
+		if pi := keep[lb[i]]; pi >= 0 {
 			removed[i] = 255
 			if nearOuter[i] != 0 {
 				touch[pi] = true
@@ -159,7 +160,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	for _, p := range pieces {
 		pm := make([]byte, w*h)
 		for i := range pm {
-			if int(int32(binary.LittleEndian.Uint32(lb[4*i:]))) == p.label {
+			if int(lb[i]) == p.label {
 				pm[i] = 255
 			}
 		}

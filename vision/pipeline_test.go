@@ -19,9 +19,9 @@ func TestFreshSynthetic(t *testing.T) {
 	sheet := renderSheet(t, a4, 1)
 	defer sheet.Close()
 	cases := []struct {
-		bg              string
-		rot, ppm, tilt  float64
-		cx, cy          float64
+		bg             string
+		rot, ppm, tilt float64
+		cx, cy         float64
 	}{
 		{"wood", 0, 3.5, 0, 800, 600},
 		{"wood", 90, 3.5, 0.1, 800, 600},

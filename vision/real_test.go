@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,6 +40,14 @@ func TestRealDebug(t *testing.T) {
 			t.Logf("%s: %v", filepath.Base(f), err)
 		} else {
 			t.Logf("%s: corners %v notes %v", filepath.Base(f), s.Corners, s.Notes)
+			ov := img.Clone()
+			for k := 0; k < 4; k++ {
+				gocv.Line(&ov, ptOf(s.Corners[k]).img(), ptOf(s.Corners[(k+1)%4]).img(), colorRGBA(255, 0, 0), max(2, img.Cols()/300))
+			}
+			gocv.Circle(&ov, ptOf(s.Corners[0]).img(), img.Cols()/60, colorRGBA(0, 255, 0), -1)
+			gocv.Resize(ov, &ov, image.Pt(400, 400*img.Rows()/img.Cols()), 0, 0, gocv.InterpolationArea)
+			gocv.IMWrite("/tmp/v/ov_"+filepath.Base(f)+".png", ov)
+			ov.Close()
 			small := gocv.NewMat()
 			gocv.Resize(s.Image, &small, s.SizePx().Div(3), 0, 0, gocv.InterpolationArea)
 			gocv.IMWrite("/tmp/v/fresh_"+filepath.Base(f)+".png", small)

@@ -19,7 +19,7 @@ import (
 // RMS of the remaining displacements is the residual reported in millimetres.
 
 const (
-	refinePatches = 80
+	refinePatches = 60
 	patchR        = 12 // template half-size, frame px (3 mm at 4 px/mm)
 )
 
@@ -63,12 +63,12 @@ func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) 
 	A := homog{1 / ppm, 0, 0.5 / ppm, 0, 1 / ppm, 0.5 / ppm, 0, 0, 1} // frame px -> mm
 	Ai := A.inv()
 	resid, used := math.NaN(), 0
+	pg := gocv.NewMat()
+	defer pg.Close()
+	gocv.CvtColor(bgr, &pg, gocv.ColorBGRToGray)
 	search := []int{14, 5}
 	for round, sr := range search {
-		warped := warpToFrame(bgr, h, fresh.Paper, ppm, 0)
-		wg := gocv.NewMat()
-		gocv.CvtColor(warped, &wg, gocv.ColorBGRToGray)
-		warped.Close()
+		wg := warpToFrame(pg, h, fresh.Paper, ppm, 0)
 		var src, dst []pt
 		for _, p := range pts {
 			if !paperOK(p) {

@@ -7,8 +7,6 @@ import (
 	"math"
 
 	"gocv.io/x/gocv"
-
-	"tearcam/template"
 )
 
 // Registration.
@@ -26,7 +24,8 @@ import (
 // homography puts well outside the sheet (the untorn outline must land on the frame's edge).
 
 const (
-	featPxPerMM = 3.0 // feature image resolution: handwriting strokes stay 1-2 px wide
+	featPxPerMM      = 3.0 // fresh feature image resolution: handwriting strokes stay 1-2 px wide
+	photoFeatPxPerMM = 2.6 // later photos, about (the torn sheet's area underestimates the scale)
 	// MaxResidualMM is the registration residual above which Register refuses.
 	MaxResidualMM = 2.0
 	// DoubtResidualMM is the residual above which Measure adds a doubt.
@@ -43,9 +42,15 @@ type features struct {
 
 func (f *features) close() { closeMat(&f.desc) }
 
-func orb() gocv.ORB {
-	return gocv.NewORBWithParams(3000, 1.2, 8, 15, 0, 2, gocv.ORBScoreTypeHarris, 31, 12)
+// orb makes the ORB detector: n features, 8 pyramid levels of 1.2, Harris-ranked.
+func orb(n int) gocv.ORB {
+	return gocv.NewORBWithParams(n, 1.2, 8, 15, 0, 2, gocv.ORBScoreTypeHarris, 31, 12)
 }
+
+const (
+	freshFeatureCount = 1500 // on the fresh sheet, once per session
+	photoFeatureCount = 1000 // on each later photo
+)
 
 // freshFeatures computes (once) the fresh sheet's ORB features.
 func freshFeatures(s *SheetImage) (*features, error) {
@@ -57,7 +62,7 @@ func freshFeatures(s *SheetImage) (*features, error) {
 	defer gray.Close()
 	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
 	gocv.Resize(gray, &gray, sz, 0, 0, gocv.InterpolationArea)
-	o := orb()
+	o := orb(freshFeatureCount)
 	defer o.Close()
 	none := gocv.NewMat()
 	defer none.Close()
@@ -86,7 +91,9 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return nil, err
 	}
 	defer bgr.Close()
-	loc, err := locate(bgr, nil)
+	tr := tracer()
+	loc, err := locate(bgr, nil, regLong)
+	tr("locate")
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +133,12 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(15, 15))
 	gocv.Dilate(fm, &fm, k)
 	k.Close()
-	o := orb()
+	o := orb(photoFeatureCount)
 	defer o.Close()
+	tr("prep")
 	kps, desc := o.DetectAndCompute(gray, fm)
 	defer desc.Close()
+	tr("orb")
 	if len(kps) < minInliers {
 		return nil, &RegistrationError{Reason: fmt.Sprintf("only %d features on the paper in the photo", len(kps))}
 	}
@@ -137,6 +146,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	bf := gocv.NewBFMatcherWithParams(gocv.NormHamming, false)
 	defer bf.Close()
 	matches := bf.KnnMatch(desc, ff.desc, 2)
+	tr("match")
 	var src, dst []pt // fresh mm, photo px
 	for _, m := range matches {
 		if len(m) < 2 || m[0].Distance >= 0.8*m[1].Distance {
@@ -160,6 +170,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if h2, ok := lsqHomography(is, id); ok {
 		h = h2
 	}
+	tr("ransac")
 	if err := checkHomography(h, fresh, bgr, is); err != nil {
 		return nil, err
 	}
@@ -179,6 +190,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if h2, r2, n := refineH(fresh, bgr, h, paperOK); n >= 8 {
 		h, resid = h2, r2
 	}
+	tr("refine")
 
 	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab}
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
@@ -186,11 +198,12 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		out.Corners[i] = h.apply(c).f32()
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("registered on %d of %d feature matches", len(is), len(src)))
-	mask, outlineMM, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	tr("mask")
 	if err != nil {
 		return nil, err
 	}
-	out.Mask = mask
+	out.Mask, out.Image = mask, img
 	out.Notes = append(out.Notes, fmt.Sprintf("feature residual %.2f mm, outline residual %.2f mm", resid, outlineMM))
 	if outlineMM > resid {
 		resid = outlineMM
@@ -200,7 +213,6 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		out.Close()
 		return nil, &RegistrationError{Reason: "alignment error too large", ResidualMM: out.ResidualMM}
 	}
-	out.Image = warpToFrame(bgr, h, fresh.Paper, fresh.PxPerMM, 0)
 	return out, nil
 }
 
@@ -284,16 +296,25 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
 // the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, float64, error) {
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, error) {
 	ppm := fresh.PxPerMM
+	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
+	tr("m.warp")
 	defer warped.Close()
+	sz := frameSize(fresh.Paper, ppm)
+	off := int(math.Round(marginMM * ppm))
+	crop := warped.Region(image.Rect(off, off, off+sz.X, off+sz.Y))
+	img := crop.Clone()
+	crop.Close()
 	gocv.GaussianBlur(warped, &warped, image.Pt(3, 3), 0, 0, gocv.BorderReflect101)
-	lab := labBytes(warped)
-	prob := paperProb(lab, loc.fg, loc.bg, 0.5)
+	tr("m.blur")
+	tr("m.lab")
+	prob := paperProbBGR(warped.ToBytes(), loc.fg, loc.bg, 0.5)
+	tr("m.prob")
 	// Outside the photo the warp is black; it is not paper.
 	fw, fhh := warped.Cols(), warped.Rows()
-	valid := warpValid(bgr.Cols(), bgr.Rows(), h, fresh.Paper, ppm, marginMM)
+	valid := warpValid(bgr.Cols(), bgr.Rows(), h, fw, fhh, ppm, marginMM)
 	for i := range prob {
 		if prob[i] > 127 && valid[i] == 255 {
 			prob[i] = 255
@@ -303,18 +324,19 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	m := newMask(fw, fhh, prob)
 	defer m.Close()
+	tr("m.valid")
 	morph(&m, 3, 9) // ink strokes (< 2 mm) closed, specks opened
+	tr("m.morph")
 	// Keep blobs that carry inliers.
 	labels := gocv.NewMat()
 	defer labels.Close()
 	n := gocv.ConnectedComponentsWithParams(m, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 	votes := make([]int, n)
-	off := int(math.Round(marginMM * ppm))
 	for _, p := range inl {
 		q := mmToPx(p, ppm)
 		x, y := int(math.Round(q.X))+off, int(math.Round(q.Y))+off
 		if x >= 0 && y >= 0 && x < fw && y < fhh {
-			votes[labels.GetIntAt(y, x)]++
+			votes[int32s(labels)[y*fw+x]]++
 		}
 	}
 	keep := make([]bool, n)
@@ -325,17 +347,17 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	for i := 1; i < n; i++ {
 		keep[i] = votes[i] > 0 && votes[i]*10 >= total
 	}
-	lb := labels.ToBytes()
+	lb := int32s(labels)
 	mb := make([]byte, fw*fhh)
 	for i := range mb {
-		l := int32(binary.LittleEndian.Uint32(lb[4*i:]))
-		if keep[l] {
+		if keep[lb[i]] {
 			mb[i] = 255
 		}
 	}
+	tr("m.cc")
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
+	tr("m.holes")
 	// Spill: paper in the margin band.
-	sz := frameSize(fresh.Paper, ppm)
 	spill := 0
 	for y := 0; y < fhh; y++ {
 		for x := 0; x < fw; x++ {
@@ -361,7 +383,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	if edge > 0 {
 		outline = float64(spill) / float64(edge) / ppm
 	}
-	return newMask(sz.X, sz.Y, out), outline, nil
+	return newMask(sz.X, sz.Y, out), img, outline, nil
 }
 
 func b2i(b bool) int {
@@ -371,42 +393,54 @@ func b2i(b bool) int {
 	return 0
 }
 
-// warpValid marks frame pixels (with margin) whose source lies inside the photo.
-func warpValid(pw, ph int, h homog, paper template.Paper, ppm, margin float64) []byte {
-	white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), ph, pw, gocv.MatTypeCV8UC1)
-	defer white.Close()
-	v := warpToFrame(white, h, paper, ppm, margin)
-	defer v.Close()
-	return v.ToBytes()
+// warpValid marks frame pixels (fw x fh, with margin) whose source lies inside the photo:
+// the photo's rectangle mapped back into the frame, shrunk by a pixel, filled.
+func warpValid(pw, ph int, h homog, fw, fh int, ppm, margin float64) []byte {
+	hi := h.inv()
+	var poly []image.Point
+	for _, c := range []pt{{1, 1}, {float64(pw) - 2, 1}, {float64(pw) - 2, float64(ph) - 2}, {1, float64(ph) - 2}} {
+		mm := hi.apply(c)
+		q := pt{(mm.X+margin)*ppm - 0.5, (mm.Y+margin)*ppm - 0.5}
+		if math.IsNaN(q.X) || math.IsInf(q.X, 0) || math.IsNaN(q.Y) || math.IsInf(q.Y, 0) {
+			return make([]byte, fw*fh) // the photo's edge crosses the horizon: trust nothing
+		}
+		q.X, q.Y = clampf(q.X, -1e5, 1e5), clampf(q.Y, -1e5, 1e5)
+		poly = append(poly, q.img())
+	}
+	m := gocv.NewMatWithSize(fh, fw, gocv.MatTypeCV8UC1)
+	defer m.Close()
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
+	defer pv.Close()
+	gocv.FillPoly(&m, pv, colorRGBA(255, 255, 255))
+	return m.ToBytes()
 }
 
-// fillSmallHoles fills background blobs enclosed by paper smaller than maxPx pixels.
+// fillSmallHoles fills holes (non-paper areas enclosed by paper, found with the contour
+// hierarchy) smaller than maxPx pixels: ink blots and specks the classifier missed. Larger
+// holes are real (a piece torn out of the middle) and stay.
 func fillSmallHoles(mb []byte, w, h, maxPx int) {
-	inv := make([]byte, len(mb))
-	for i, v := range mb {
-		if v == 0 {
-			inv[i] = 255
-		}
-	}
-	m := newMask(w, h, inv)
+	m := newMask(w, h, mb)
 	defer m.Close()
-	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
-	defer labels.Close()
-	defer stats.Close()
-	defer cents.Close()
-	n := gocv.ConnectedComponentsWithStatsWithParams(m, &labels, &stats, &cents, 4, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	fill := make([]bool, n)
-	for i := 1; i < n; i++ {
-		x, y := int(stats.GetIntAt(i, 0)), int(stats.GetIntAt(i, 1))
-		bw, bh := int(stats.GetIntAt(i, 2)), int(stats.GetIntAt(i, 3))
-		area := int(stats.GetIntAt(i, 4))
-		touches := x == 0 || y == 0 || x+bw == w || y+bh == h
-		fill[i] = !touches && area < maxPx
-	}
-	lb := labels.ToBytes()
-	for i := range mb {
-		if fill[int32(binary.LittleEndian.Uint32(lb[4*i:]))] {
-			mb[i] = 255
+	hier := gocv.NewMat()
+	defer hier.Close()
+	cs := gocv.FindContoursWithParams(m, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	defer cs.Close()
+	hv := int32s(hier) // per contour: next, previous, first child, parent
+	var small [][]image.Point
+	for i := 0; i < cs.Size(); i++ {
+		if 4*i+3 >= len(hv) || hv[4*i+3] < 0 {
+			continue // an outer boundary, not a hole
+		}
+		c := cs.At(i)
+		if gocv.ContourArea(c) < float64(maxPx) {
+			small = append(small, c.ToPoints())
 		}
 	}
+	if len(small) == 0 {
+		return
+	}
+	pv := gocv.NewPointsVectorFromPoints(small)
+	defer pv.Close()
+	gocv.FillPoly(&m, pv, colorRGBA(255, 255, 255))
+	copy(mb, m.ToBytes())
 }
