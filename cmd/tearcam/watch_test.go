@@ -93,6 +93,26 @@ func (tv tableVideo) announcements() string {
 	return b.String()
 }
 
+// plan is a watch --session manifest (no photos) of the video's players and tears, the last
+// player's ending with a last-ditch effort that hits.
+func (tv tableVideo) plan() string {
+	var b strings.Builder
+	b.WriteString("paper: a4\ntemplate: default\nplayers:\n")
+	for i, n := range tv.Names {
+		q, _ := json.Marshal(tv.Skills[i])
+		fmt.Fprintf(&b, "  - name: %q\n    skills: %s\n    tears:\n", n, q)
+		for _, s := range tv.Shots {
+			if s.Player == i && s.Tear != nil {
+				fmt.Fprintf(&b, "      - {kind: %s, skill: %q}\n", s.Tear.Action, s.Tear.Skill)
+			}
+		}
+		if i == len(tv.Names)-1 {
+			b.WriteString("      - {kind: last_ditch, hit: true}\n")
+		}
+	}
+	return b.String()
+}
+
 // args are the --player/--skills flags.
 func (tv tableVideo) playerArgs() []string {
 	var a []string
@@ -131,11 +151,12 @@ func TestWatchVideoEndToEnd(t *testing.T) {
 			{Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][3], Action: judge.KindPenalty}},
 		}
 	})
-	checkWatchAgainstAudit(t, tv)
+	checkWatchAgainstAudit(t, tv, false)
 }
 
 // TestWatchTwoPlayers: two sheets share the table; registration against each fresh sheet
-// tells whose sheet each settled frame shows.
+// tells whose sheet each settled frame shows. The tears come from a --session manifest
+// (without photos), Bob's ending with a last-ditch effort.
 func TestWatchTwoPlayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("OCR and registration of a whole video: not in -short")
@@ -146,21 +167,30 @@ func TestWatchTwoPlayers(t *testing.T) {
 			{Player: 1, Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[1][2], Action: judge.KindDamage}},
 		}
 	})
-	checkWatchAgainstAudit(t, tv)
+	checkWatchAgainstAudit(t, tv, true)
 }
 
 // checkWatchAgainstAudit runs `tearcam watch` on tv with the GM's announcements on stdin and
 // checks that every shot settled exactly once within its still range, that each tear was
 // ruled on its own frame for its own player, and that `tearcam audit` on the recorded frames
 // gives the same rulings.
-func checkWatchAgainstAudit(t *testing.T, tv tableVideo) {
+func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "watch.db")
 	out := filepath.Join(dir, "rulings.json")
 	iostreams, stdout, stderr := testIO()
-	iostreams.In = strings.NewReader(tv.announcements())
+	args := []string{"--source", tv.Path, "--db", db, "--json", out, "--annotate", filepath.Join(dir, "annotated")}
+	lastDitch := 0
+	if scripted {
+		manifest := filepath.Join(dir, "plan.yaml")
+		require.NoError(t, os.WriteFile(manifest, []byte(tv.plan()), 0o644))
+		args = append(args, "--session", manifest)
+		lastDitch = 1
+	} else {
+		iostreams.In = strings.NewReader(tv.announcements())
+		args = append(args, tv.playerArgs()...)
+	}
 	var res *watch.Result
-	args := append([]string{"--source", tv.Path, "--db", db, "--json", out, "--annotate", filepath.Join(dir, "annotated")}, tv.playerArgs()...)
 	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
 		o.Result = func(r *watch.Result) { res = r }
 		o.Timings = func(m map[string]time.Duration) { t.Logf("time spent judging: %v", m) }
@@ -200,7 +230,17 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo) {
 		t.Logf("%s tear %d: watch %s %v (%s); synth truth %s %v", p.Name, r.Index, r.Verdict, r.Faults, r.UndecidedReason,
 			s.Truth.Expected.Verdict, s.Truth.Expected.Faults)
 	}
-	assert.Equal(t, tears, strings.Count(stdout.String(), " tear "), "one line per ruling")
+	if scripted {
+		// Bob's last-ditch effort, ruled as soon as his last tear was.
+		last := doc.Players[len(doc.Players)-1]
+		require.Len(t, last.Tears, next[len(next)-1]+1)
+		ld := last.Tears[len(last.Tears)-1]
+		assert.Equal(t, judge.KindLastDitch, ld.Kind)
+		assert.Empty(t, ld.Photo)
+		assert.Equal(t, judge.OutLastDitch, ld.OutReason)
+		assert.True(t, last.Out)
+	}
+	assert.Equal(t, tears+lastDitch, strings.Count(stdout.String(), " tear "), "one line per ruling")
 
 	// `tearcam audit` on the recorded frames gives the same rulings.
 	manifests, _ := filepath.Glob(filepath.Join(dir, "watch-frames", "*", "session.yaml"))
