@@ -25,8 +25,8 @@ import (
 type tableVideo struct {
 	Path   string
 	Names  []string
-	Skills [][]string      // per player
-	Shots  []videoShot     // in the order filmed
+	Skills [][]string       // per player
+	Shots  []videoShot      // in the order filmed
 	Truth  synth.VideoTruth // Still[i] is Shots[i]'s still range
 }
 
