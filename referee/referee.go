@@ -254,6 +254,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	// sheet), and its registered Sheet once made.
 	var goodData []byte
 	var good Sheet
+	// skipped are the tears since the last good sheet whose photo could not be measured:
+	// paper they removed shows up in the next measurement, which cannot tell it apart.
+	var skipped []int
 	defer func() {
 		if good != nil {
 			good.Close()
@@ -316,6 +319,10 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		var measured Measured
 		if !reused {
 			meas, after, measured = pa.measure(t, data, readErr, before, wasOut)
+			if meas.Refused == "" && measured != nil && len(skipped) > 0 {
+				meas.Doubts = append(meas.Doubts, fmt.Sprintf("measured against the sheet before tear %d, whose photo could not be measured: "+
+					"the paper removed by that tear cannot be told apart from this one's", skipped[0]))
+			}
 		}
 		ruling := c.Rule(index, t.Tear, meas)
 		ruling.Photo, ruling.SHA256 = t.Photo, sha
@@ -344,8 +351,11 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			}
 		}
 		// The sheet after a measured tear is the next tear's before.
+		if t.Photo != "" && !wasOut && meas.Refused != "" {
+			skipped = append(skipped, index)
+		}
 		if t.Photo != "" && !wasOut && meas.Refused == "" {
-			goodData = data
+			goodData, skipped = data, nil
 			if good != nil {
 				good.Close()
 			}

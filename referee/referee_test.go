@@ -127,10 +127,14 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	assert.Equal(t, "measurement refused: bo-1.jpg: not a readable image", bo.Tears[0].UndecidedReason)
 	assert.Equal(t, judge.Undecided, bo.Tears[1].Verdict)
 	assert.Equal(t, "measurement refused: bo-2.jpg: cannot align photo with the fresh sheet: only 7 matching features", bo.Tears[1].UndecidedReason)
-	assert.Equal(t, judge.Valid, bo.Tears[2].Verdict)
-	assert.Equal(t, judge.OutNoSkillsLeft, bo.Tears[2].OutReason)
+	// Tear 3 is measured against the fresh sheet: what tears 1 and 2 removed is in its
+	// measurement, so it cannot be ruled with certainty.
+	assert.Equal(t, judge.Undecided, bo.Tears[2].Verdict)
+	assert.Equal(t, "measurement doubt: measured against the sheet before tear 1, whose photo could not be measured: "+
+		"the paper removed by that tear cannot be told apart from this one's", bo.Tears[2].UndecidedReason)
+	assert.False(t, bo.Tears[2].Out)
 
-	assert.Equal(t, []string{"Ann:valid", "Ann:faux_pas", "Ann:valid", "Ann:valid", "Bo:undecided", "Bo:undecided", "Bo:valid"}, reported)
+	assert.Equal(t, []string{"Ann:valid", "Ann:faux_pas", "Ann:valid", "Ann:valid", "Bo:undecided", "Bo:undecided", "Bo:undecided"}, reported)
 	assert.Equal(t, eye.Opened, eye.Closed, "every sheet closed")
 	assert.Equal(t, 2, eye.FreshCalls, "the fresh sheet is found once per player")
 	assert.NotContains(t, string(jsonOf(t, doc)), m.Dir, "no absolute paths in the rulings")
@@ -187,11 +191,11 @@ func TestResumeReusesUnchangedMeasurements(t *testing.T) {
 	assert.Equal(t, 0, res4.Reused)
 	assert.Equal(t, 4, eye4.MeasureCalls)
 
-	st, err := db.PlayerState(ctx, "session.yaml", "Bo")
+	st, err := db.PlayerState(ctx, "session.yaml", "Ann")
 	require.NoError(t, err)
 	assert.True(t, st.Out)
-	assert.Equal(t, judge.OutNoSkillsLeft, st.OutReason)
-	assert.Equal(t, 3, st.Tears)
+	assert.Equal(t, judge.OutLastDitch, st.OutReason)
+	assert.Equal(t, 4, st.Tears)
 }
 
 func TestRulingsAreReproducible(t *testing.T) {
