@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +22,7 @@ import (
 
 	"tearcam/internal/synth"
 	"tearcam/judge"
+	"tearcam/store"
 	"tearcam/watch"
 )
 
@@ -277,4 +283,157 @@ func runWatchCmd(args []string, iostreams *IO, hook func(*watchOptions)) int {
 		fmt.Fprintln(iostreams.ErrOut, "tearcam: "+oneLine(err.Error()))
 	}
 	return ExitCode(err)
+}
+
+// TestWatchHelperProcess is not a test: TestWatchKilled runs the test binary with
+// TEARCAM_WATCH_HELPER set to watch in a child process it can kill.
+func TestWatchHelperProcess(t *testing.T) {
+	args := os.Getenv("TEARCAM_WATCH_HELPER")
+	if args == "" {
+		t.Skip("helper process for TestWatchKilled")
+	}
+	var argv []string
+	if err := json.Unmarshal([]byte(args), &argv); err != nil {
+		os.Exit(3)
+	}
+	os.Exit(Main(argv, &IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}))
+}
+
+// TestWatchKilled kills `tearcam watch` right after it printed its first ruling: that
+// ruling is in the session database, its frame on disk, and the --json file holds it.
+func TestWatchKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process that runs OCR")
+	}
+	tv := makeTableVideo(t, 7, 640, 480, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{},
+			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][0], Action: judge.KindUse}},
+			{Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][2], Action: judge.KindUse}},
+		}
+	})
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "kill.db")
+	out := filepath.Join(dir, "rulings.json")
+	argv := append([]string{"watch", "--source", tv.Path, "--db", dbPath, "--json", out, "--realtime"}, tv.playerArgs()...)
+	args, _ := json.Marshal(argv)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TEARCAM_WATCH_HELPER="+string(args))
+	cmd.Stdin = strings.NewReader(tv.announcements())
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	var reported string
+	sc := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "Ann tear 1:") {
+			reported = sc.Text()
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			break
+		}
+	}
+	require.Error(t, cmd.Wait(), "the child was killed")
+	require.NotEmpty(t, reported, "a ruling was printed before the kill")
+
+	db, err := store.Open(dbPath)
+	require.NoError(t, err, "the database opens cleanly after the kill")
+	defer db.Close()
+	ctx := context.Background()
+	p, err := db.FindPlayer(ctx, "", "Ann")
+	require.NoError(t, err)
+	rs, err := db.Rulings(ctx, p.ID)
+	require.NoError(t, err)
+	require.Len(t, rs, 1, "the printed ruling is in the database, and the next was not made yet")
+	assert.Contains(t, reported, string(rs[0].Ruling.Verdict))
+	// The session is named after the manifest of recorded frames, relative to the database.
+	sessions, err := db.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, sessions, 1)
+	framesDir := filepath.Join(dir, filepath.Dir(filepath.FromSlash(sessions[0].Name)))
+	frame, err := os.ReadFile(filepath.Join(framesDir, rs[0].Photo.Path))
+	if assert.NoError(t, err, "the frame judged is on disk") {
+		assert.Equal(t, rs[0].Photo.SHA256, shaHex(frame))
+	}
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc), "the --json file is whole")
+	require.Len(t, doc.Players[0].Tears, 1)
+	assert.Regexp(t, `^frame:\d+$`, doc.Players[0].Tears[0].Photo)
+}
+
+func shaHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func TestWatchFlags(t *testing.T) {
+	cases := []struct {
+		args []string
+		want func(t *testing.T, o *watchOptions)
+	}{
+		{[]string{"--source", "0", "--player", "Ann", "--skills", "A,B", "--player", "Bob", "--skills", "C, D"},
+			func(t *testing.T, o *watchOptions) {
+				pl, err := o.plan()
+				require.NoError(t, err)
+				assert.Equal(t, []watch.Player{{Name: "Ann", Skills: []string{"A", "B"}}, {Name: "Bob", Skills: []string{"C", "D"}}}, pl.Players)
+				assert.False(t, pl.Scripted)
+				assert.Equal(t, "a4", pl.Paper.Name)
+			}},
+		{[]string{"--source", "v.avi", "--skills", "A,B", "--json", "-", "--http", ":8080", "--display", "--still", "1s"},
+			func(t *testing.T, o *watchOptions) {
+				assert.Equal(t, "-", o.JSON)
+				assert.Equal(t, ":8080", o.HTTP)
+				assert.True(t, o.Display)
+				assert.Equal(t, time.Second, o.Still)
+				pl, err := o.plan()
+				require.NoError(t, err)
+				assert.Equal(t, "player", pl.Players[0].Name)
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			iostreams, _, _ := testIO()
+			var got *watchOptions
+			cmd := newWatchCmd(iostreams, func(o *watchOptions) error { got = o; return nil })
+			cmd.SetArgs(tc.args)
+			require.NoError(t, cmd.Execute())
+			tc.want(t, got)
+		})
+	}
+}
+
+func TestWatchBadInput(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(plan, []byte("players:\n  - name: Ann\n    skills: [A]\n    tears:\n      - {kind: use, skill: A}\n"), 0o644))
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no source", []string{"watch", "--skills", "A"}, 2, "--source is required"},
+		{"no players", []string{"watch", "--source", "0"}, 2, "say who plays"},
+		{"unpaired skills", []string{"watch", "--source", "0", "--player", "Ann", "--player", "Bob", "--skills", "A"}, 2, "2 --player but 1 --skills"},
+		{"session and players", []string{"watch", "--source", "0", "--session", plan, "--player", "Ann", "--skills", "A"}, 2, "cannot be used together"},
+		{"bad manifest", []string{"watch", "--source", "0", "--session", filepath.Join(dir, "nope.yaml")}, 2, "nope.yaml"},
+		{"camera missing", []string{"watch", "--source", "0", "--session", plan}, 1, "/dev/video0 does not exist (no camera attached?)"},
+		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 1, "gone.mp4"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "camera missing" {
+				if _, err := os.Stat("/dev/video0"); err == nil {
+					t.Skip("a camera is attached")
+				}
+			}
+			iostreams, stdout, stderr := testIO()
+			assert.Equal(t, tc.code, Main(tc.args, iostreams), stderr.String())
+			assert.Empty(t, stdout.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+		})
+	}
 }
