@@ -241,3 +241,26 @@ func benchmarkAudit(b *testing.B, withStore bool) {
 	}
 	b.ReportMetric(float64(tears), "tears/op")
 }
+
+// TestRealRulingsReproducible audits one synthetic case twice, each time with a new OCR and
+// no database: the JSON must be byte-identical (issue 5, "Reproducible rulings").
+func TestRealRulingsReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real pipeline twice")
+	}
+	dir := synthDir(t)
+	cases, _ := filepath.Glob(filepath.Join(dir, "*", "session.yaml"))
+	m, err := session.Load(cases[0], session.Audit)
+	require.NoError(t, err)
+	var docs [][]byte
+	for range 2 {
+		cv, err := referee.NewCV(2)
+		require.NoError(t, err)
+		r := &referee.Referee{Eye: cv, Reader: cv, Versions: store.Versions{Tearcam: "test"}}
+		res, err := r.Audit(context.Background(), m)
+		cv.Close()
+		require.NoError(t, err)
+		docs = append(docs, jsonOf(t, res.Rulings))
+	}
+	require.Equal(t, string(docs[0]), string(docs[1]))
+}

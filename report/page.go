@@ -15,7 +15,7 @@ body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 h1 { font-size: 1.4rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .4rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 .meta { color: #57606a; font-size: .9rem; }
-table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+table { border-collapse: collapse; width: 100%; max-width: 640px; font-size: .92rem; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .scroll { overflow-x: auto; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: .85rem; }
