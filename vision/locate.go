@@ -31,10 +31,15 @@ type region struct {
 	quadness float64 // area / quad area: 1 for a sheet, less for a torn one
 	sideFit  float64 // fraction of outline points within tolerance of the quad's sides
 	touches  float64 // fraction of outline points on the image border (0 if under 3 points)
+	fill     float64 // fraction of the quad's area that is paper
+	support  float64 // fraction of the quad's outline that is a paper/table edge in the mask
 }
 
+// sheetLike: the fitted quadrilateral is filled with paper and most of its outline is an
+// edge between paper and table. Something stuck to the sheet (a reflection on the table, a
+// pen) neither empties the quad nor hides its sides, so it does not stop the sheet being found.
 func (r *region) sheetLike() bool {
-	return r.quadOK && r.quadness > 0.9 && r.quadness < 1.08 && r.sideFit > 0.85
+	return r.quadOK && r.fill > 0.93 && r.support > 0.7
 }
 
 // located is the result of the colour segmentation of one photo at work resolution.
@@ -182,7 +187,7 @@ func locate(photo gocv.Mat, paper *colorHist, long int) (*located, error) {
 		l.bg = histFrom(l.lab, 1, func(i int) bool { return db[i] == 0 || inBand(i) })
 	}
 	l.mask = mask.ToBytes()
-	l.regions = findRegions(mask, w, h)
+	l.regions = findRegions(mask, l.mask, w, h)
 	return l, nil
 }
 
@@ -200,7 +205,7 @@ func blank(bgr gocv.Mat) bool {
 
 // findRegions returns the outer contours of the mask's blobs larger than 1% of the image,
 // largest first, each with its fitted quadrilateral.
-func findRegions(mask gocv.Mat, w, h int) []region {
+func findRegions(mask gocv.Mat, mb []byte, w, h int) []region {
 	cs := gocv.FindContours(mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
 	defer cs.Close()
 	minArea := 0.01 * float64(w*h)
@@ -224,6 +229,18 @@ func findRegions(mask gocv.Mat, w, h int) []region {
 			r.touches = float64(onBorder) / float64(len(ps))
 		}
 		r.quad, r.quadOK = fitQuad(r.contour)
+		if r.quadOK {
+			r.fill, r.support = quadEvidence(mb, w, h, r.quad)
+		}
+		if !r.sheetLike() {
+			// Something stuck to the sheet can pull the hull's corners: try the straight runs.
+			if q2, ok := fitQuadLines(r.contour); ok {
+				f2, s2 := quadEvidence(mb, w, h, q2)
+				if !r.quadOK || f2+s2 > r.fill+r.support {
+					r.quad, r.quadOK, r.fill, r.support = q2, true, f2, s2
+				}
+			}
+		}
 		if r.quadOK {
 			r.quadness = a / polyArea(r.quad[:])
 			r.sideFit = sideFit(r.contour, r.quad)
@@ -355,4 +372,145 @@ func sideFit(contour []pt, q [4]pt) float64 {
 		}
 	}
 	return float64(n) / float64(len(contour))
+}
+
+// quadEvidence measures how well the mask supports a quadrilateral: the fraction of the
+// quad's area that is paper (sampled on a grid), and the fraction of its outline where the
+// mask is paper just inside and not paper just outside.
+func quadEvidence(mb []byte, w, h int, q [4]pt) (fill, support float64) {
+	at := func(p pt) (bool, bool) { // paper?, inside the image?
+		x, y := int(math.Round(p.X)), int(math.Round(p.Y))
+		if x < 0 || y < 0 || x >= w || y >= h {
+			return false, false
+		}
+		return mb[y*w+x] != 0, true
+	}
+	x0, y0 := math.Inf(1), math.Inf(1)
+	x1, y1 := math.Inf(-1), math.Inf(-1)
+	for _, c := range q {
+		x0, y0, x1, y1 = math.Min(x0, c.X), math.Min(y0, c.Y), math.Max(x1, c.X), math.Max(y1, c.Y)
+	}
+	in, tot := 0, 0
+	for y := math.Ceil(y0); y <= y1; y += 2 {
+		for x := math.Ceil(x0); x <= x1; x += 2 {
+			if p := (pt{x, y}); pointInPoly(p, q[:]) {
+				tot++
+				if v, _ := at(p); v {
+					in++
+				}
+			}
+		}
+	}
+	if tot > 0 {
+		fill = float64(in) / float64(tot)
+	}
+	c := q[0].add(q[1]).add(q[2]).add(q[3]).mul(0.25)
+	sup, n := 0, 0
+	for s := 0; s < 4; s++ {
+		a, b := q[s], q[(s+1)%4]
+		L := dist(a, b)
+		if L < 1 {
+			continue
+		}
+		dir := b.sub(a).mul(1 / L)
+		nrm := pt{-dir.Y, dir.X}
+		if nrm.dot(lerp(a, b, 0.5).sub(c)) < 0 {
+			nrm = nrm.mul(-1)
+		}
+		for t := 0.0; t <= L; t++ {
+			p := a.add(dir.mul(t))
+			n++
+			inside, _ := at(p.sub(nrm.mul(2.5)))
+			outside, ok := at(p.add(nrm.mul(2.5)))
+			if inside && (!outside || !ok) {
+				sup++
+			}
+		}
+	}
+	if n > 0 {
+		support = float64(sup) / float64(n)
+	}
+	return fill, support
+}
+
+// fitQuadLines finds the sheet's four sides as the four longest straight runs of the outline
+// (deterministic RANSAC: candidate lines are chords between outline points a fixed step
+// apart, scored by their inliers within 1.5 px), each refitted by trimmed least squares, put
+// in order around the centre and intersected. Unlike the hull, it ignores blobs stuck to the
+// sheet, since a blob's outline has no long straight run.
+func fitQuadLines(contour []pt) ([4]pt, bool) {
+	var q [4]pt
+	n := len(contour)
+	if n < 40 {
+		return q, false
+	}
+	used := make([]bool, n)
+	type side struct {
+		ln  line
+		mid pt
+	}
+	var sides []side
+	k := max(4, n/25)
+	step := max(1, n/300)
+	for len(sides) < 4 {
+		bestCnt, bestI := 0, -1
+		var bestLn line
+		for i := 0; i < n; i += step {
+			a, b := contour[i], contour[(i+k)%n]
+			if used[i] || used[(i+k)%n] || dist(a, b) < float64(k)/2 {
+				continue
+			}
+			ln, _ := fitLineTLS([]pt{a, b})
+			cnt := 0
+			for j, p := range contour {
+				if !used[j] && math.Abs(ln.dist(p)) < 1.5 {
+					cnt++
+				}
+			}
+			if cnt > bestCnt {
+				bestCnt, bestI, bestLn = cnt, i, ln
+			}
+		}
+		if bestI < 0 || bestCnt < n/20 {
+			return q, false
+		}
+		var in []pt
+		for j, p := range contour {
+			if !used[j] && math.Abs(bestLn.dist(p)) < 2 {
+				in = append(in, p)
+			}
+		}
+		ln := trimmedLine(in)
+		var mid pt
+		cnt := 0
+		for j, p := range contour {
+			if math.Abs(ln.dist(p)) < 3 {
+				used[j] = true
+				mid = mid.add(p)
+				cnt++
+			}
+		}
+		sides = append(sides, side{ln, mid.mul(1 / float64(max(cnt, 1)))})
+	}
+	var c pt
+	for _, p := range contour {
+		c = c.add(p)
+	}
+	c = c.mul(1 / float64(n))
+	sort.Slice(sides, func(i, j int) bool {
+		ai := math.Atan2(sides[i].mid.Y-c.Y, sides[i].mid.X-c.X)
+		aj := math.Atan2(sides[j].mid.Y-c.Y, sides[j].mid.X-c.X)
+		return ai < aj
+	})
+	for s := 0; s < 4; s++ {
+		p, ok := intersect(sides[(s+3)%4].ln, sides[s].ln)
+		if !ok {
+			return q, false
+		}
+		q[s] = p
+	}
+	if !convexQuad(q) {
+		return q, false
+	}
+	return q, true
 }

@@ -1,0 +1,279 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"tearcam/internal/synth"
+	"tearcam/judge"
+	"tearcam/template"
+)
+
+// The synthetic set (testdata/images/synth, made by internal/synth) has exact truth for every
+// photo and tear. TestSynthSet runs the whole vision pipeline on it and checks issue 3's
+// numbers; with -v it prints one line per photo and a summary.
+
+type synthStats struct {
+	fresh, freshOK         int
+	cornerErrs             []float64 // fraction of the diagonal
+	regs, regOK, refused   int
+	regErrs, residuals     []float64 // mm
+	areaRel                []float64
+	tears, geomChecked     int
+	piecesBad, edgeBad     int
+	fitBad, paperBad       int
+	letters, lettersBad    int
+	lettersAmb, lettersUnk int
+	failures               []string
+}
+
+func synthDirs(t *testing.T) []string {
+	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "images", "synth", "*", "truth.json"))
+	if len(dirs) == 0 {
+		t.Skip("no synthetic set in testdata/images/synth")
+	}
+	for i := range dirs {
+		dirs[i] = filepath.Dir(dirs[i])
+	}
+	sort.Strings(dirs)
+	if testing.Short() && len(dirs) > 4 {
+		dirs = dirs[:4]
+	}
+	return dirs
+}
+
+func TestSynthSet(t *testing.T) {
+	var st synthStats
+	for _, dir := range synthDirs(t) {
+		tr, err := synth.LoadTruth(dir)
+		require.NoError(t, err)
+		runSynthCase(t, dir, tr, &st)
+	}
+	sort.Float64s(st.cornerErrs)
+	sort.Float64s(st.regErrs)
+	sort.Float64s(st.residuals)
+	sort.Float64s(st.areaRel)
+	q := func(v []float64, p float64) float64 {
+		if len(v) == 0 {
+			return math.NaN()
+		}
+		return v[int(p*float64(len(v)-1))]
+	}
+	t.Logf("fresh: %d/%d found; corner error (%% of diagonal) median %.3f, max %.3f", st.freshOK, st.fresh, 100*q(st.cornerErrs, 0.5), 100*q(st.cornerErrs, 1))
+	t.Logf("register: %d/%d registered, %d refused; true error (mm) median %.3f p95 %.3f max %.3f; residual p95 %.3f",
+		st.regOK, st.regs, st.refused, q(st.regErrs, 0.5), q(st.regErrs, 0.95), q(st.regErrs, 1), q(st.residuals, 0.95))
+	within := 0
+	for _, r := range st.areaRel {
+		if r <= 0.05 {
+			within++
+		}
+	}
+	t.Logf("area: %d/%d tears within 5%% (median rel error %.3f, p95 %.3f)", within, len(st.areaRel), q(st.areaRel, 0.5), q(st.areaRel, 0.95))
+	t.Logf("geometry on %d/%d tears: pieces wrong %d, edge wrong %d, template fit wrong %d, paper fit wrong %d",
+		st.geomChecked, st.tears, st.piecesBad, st.edgeBad, st.fitBad, st.paperBad)
+	t.Logf("letters: %d compared, %d wrong, %d ambiguous, %d unknown", st.letters, st.lettersBad, st.lettersAmb, st.lettersUnk)
+	for i, f := range st.failures {
+		if i == 30 {
+			t.Logf("... %d more", len(st.failures)-30)
+			break
+		}
+		t.Log(f)
+	}
+	if os.Getenv("VISION_SYNTH_REPORT") != "" {
+		return // measuring only
+	}
+	for _, e := range st.cornerErrs {
+		assert.Less(t, e, 0.01, "corner error")
+	}
+	assert.Equal(t, st.fresh, st.freshOK, "every wholly visible fresh sheet found")
+	if len(st.regErrs) > 0 {
+		assert.Less(t, q(st.residuals, 0.95), 1.0, "residual p95")
+	}
+	assert.GreaterOrEqual(t, float64(within), 0.95*float64(len(st.areaRel)), "areas within 5%")
+	assert.Zero(t, st.piecesBad+st.edgeBad+st.fitBad+st.paperBad, "geometry")
+}
+
+func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
+	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	tpl := template.Template{Name: tr.Template.Name, PolygonMM: tr.Template.PolygonMM}
+	fail := func(format string, a ...any) {
+		st.failures = append(st.failures, fmt.Sprintf("%s: ", filepath.Base(dir))+fmt.Sprintf(format, a...))
+	}
+	for _, pl := range tr.Players {
+		img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
+		require.NoError(t, err)
+		fresh, err := Fresh(img, paper)
+		img.Close()
+		if pl.Sheet.CutOff {
+			if !errors.Is(err, ErrSheetCutOff) {
+				fail("%s: cut-off fresh sheet: got %v", pl.Sheet.File, err)
+			}
+			if fresh != nil {
+				fresh.Close()
+			}
+			continue
+		}
+		st.fresh++
+		if err != nil {
+			fail("%s: fresh: %v", pl.Sheet.File, err)
+			continue
+		}
+		st.freshOK++
+		th0 := homog(pl.Sheet.Homography)
+		diag := dist(ptOf2(pl.Sheet.CornersPx[0]), ptOf2(pl.Sheet.CornersPx[2]))
+		worst := 0.0
+		for _, c := range fresh.Corners {
+			best := math.Inf(1)
+			for _, q := range pl.Sheet.CornersPx {
+				best = math.Min(best, dist(ptOf(c), ptOf2(q)))
+			}
+			worst = math.Max(worst, best)
+		}
+		st.cornerErrs = append(st.cornerErrs, worst/diag)
+		if worst/diag > 0.01 {
+			fail("%s: corner error %.2f%%", pl.Sheet.File, 100*worst/diag)
+		}
+		// Truth sheet frame -> our frame.
+		toOurs := homog(fresh.H).inv().mul(th0)
+		layouts := make([]judge.SkillLayout, len(pl.Skills))
+		for i, sk := range pl.Skills {
+			layouts[i].Name = sk.Name
+			for _, le := range sk.Letters {
+				var o []judge.Point
+				for _, v := range le.OutlineMM {
+					q := toOurs.apply(pt{v[0], v[1]})
+					o = append(o, judge.Point{X: q.X, Y: q.Y})
+				}
+				layouts[i].Letters = append(layouts[i].Letters, judge.Letter{Char: le.Char, Outline: o})
+			}
+			layouts[i].Located = len(layouts[i].Letters)
+		}
+		before := fresh
+		for _, tt := range pl.Tears {
+			st.tears++
+			img, err := ReadImage(filepath.Join(dir, tt.Photo.File))
+			require.NoError(t, err)
+			st.regs++
+			after, err := Register(fresh, img)
+			img.Close()
+			if tt.Photo.CutOff {
+				if err == nil {
+					fail("%s: cut-off photo registered", tt.Photo.File)
+					after.Close()
+				}
+				break // the rest of this player's tears have no before-sheet
+			}
+			if err != nil {
+				st.refused++
+				fail("%s (%s): register: %v", tt.Photo.File, tt.Intent, err)
+				break
+			}
+			st.regOK++
+			st.residuals = append(st.residuals, after.ResidualMM)
+			// True error: our frame point -> truth mm (via fresh) -> photo (truth) vs after.H.
+			th := homog(tt.Photo.Homography)
+			ours2photo := th.mul(th0.inv()).mul(homog(fresh.H))
+			e := 0.0
+			for _, p := range []pt{{0, 0}, {paper.WidthMM, 0}, {paper.WidthMM, paper.HeightMM}, {0, paper.HeightMM}, {paper.WidthMM / 2, paper.HeightMM / 2}} {
+				want := ours2photo.apply(p)
+				got := homog(after.H).inv().apply(want) // back into our frame
+				e = math.Max(e, dist(got, p))
+			}
+			st.regErrs = append(st.regErrs, e)
+			if e > 1 {
+				fail("%s (%s): registration error %.2f mm, residual %.2f mm %v", tt.Photo.File, tt.Intent, e, after.ResidualMM, after.Notes)
+			}
+			r, err := Measure(before, after, layouts, tpl)
+			require.NoError(t, err)
+			wantArea := 0.0
+			for _, pc := range tt.Pieces {
+				wantArea += pc.AreaMM2
+			}
+			rel := math.Abs(r.AreaMM2-wantArea) / math.Max(wantArea, 100)
+			st.areaRel = append(st.areaRel, rel)
+			if rel > 0.05 {
+				fail("%s (%s): area %.0f want %.0f", tt.Photo.File, tt.Intent, r.AreaMM2, wantArea)
+			}
+			if !tt.Ambiguous {
+				st.geomChecked++
+				if r.Pieces != len(tt.Pieces) {
+					st.piecesBad++
+					fail("%s (%s): pieces %d want %d %v", tt.Photo.File, tt.Intent, r.Pieces, len(tt.Pieces), pieceAreas(tt.Pieces))
+				}
+				if r.EdgeToEdge != tt.EdgeToEdge && len(tt.Pieces) > 0 {
+					st.edgeBad++
+					fail("%s (%s): edge %v want %v", tt.Photo.File, tt.Intent, r.EdgeToEdge, tt.EdgeToEdge)
+				}
+				if r.TemplateFits != tt.TemplateFits {
+					st.fitBad++
+					fail("%s (%s): template fits %v want %v", tt.Photo.File, tt.Intent, r.TemplateFits, tt.TemplateFits)
+				}
+				if r.PaperFits != tt.PaperFits.Fits {
+					st.paperBad++
+					fail("%s (%s): paper fits %v want %v", tt.Photo.File, tt.Intent, r.PaperFits, tt.PaperFits.Fits)
+				}
+			}
+			for si, sk := range tt.Letters {
+				if si >= len(r.Measurement.Letters) {
+					break
+				}
+				got := r.Measurement.Letters[si].States
+				for li, want := range sk.States {
+					if li >= len(got) {
+						break
+					}
+					if want == judge.LetterAmbiguous {
+						continue
+					}
+					st.letters++
+					switch got[li] {
+					case want:
+					case judge.LetterAmbiguous:
+						st.lettersAmb++
+					case judge.LetterUnknown:
+						st.lettersUnk++
+					default:
+						st.lettersBad++
+						fail("%s (%s): %s letter %d %v want %v", tt.Photo.File, tt.Intent, sk.Name, li+1, got[li], want)
+					}
+				}
+			}
+			if os.Getenv("VISION_DEBUG") != "" {
+				a, err := Annotate(after, r, layouts, string(tt.Intent), []string{fmt.Sprintf("area %.0f (truth %.0f) pieces %d (%d) edge %v fits %v", r.AreaMM2, wantArea, r.Pieces, len(tt.Pieces), r.EdgeToEdge, r.TemplateFits)})
+				if err == nil {
+					gocv.IMWrite(filepath.Join("/tmp/v", "ann_"+filepath.Base(dir)+"_"+strings.TrimSuffix(tt.Photo.File, ".jpg")+".jpg"), a)
+					a.Close()
+				}
+			}
+			r.Close()
+			if before != fresh {
+				before.Close()
+			}
+			before = after
+		}
+		if before != fresh {
+			before.Close()
+		}
+		fresh.Close()
+	}
+}
+
+func ptOf2(p [2]float64) pt { return pt{p[0], p[1]} }
+
+func pieceAreas(ps []synth.PieceTruth) []float64 {
+	var a []float64
+	for _, p := range ps {
+		a = append(a, p.AreaMM2)
+	}
+	return a
+}
