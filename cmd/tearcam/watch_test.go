@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"io"
 	"math/rand"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -436,4 +438,75 @@ func TestWatchBadInput(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
 		})
 	}
+}
+
+// TestWatchLatency measures, on a video played at its frame rate (--realtime, as a camera
+// delivers it), how long after the sheet was taken as settled each ruling is out, and how
+// much of that is judging. It only reports (the machine may be busy); run it with
+// TEARCAM_LATENCY=1.
+func TestWatchLatency(t *testing.T) {
+	if os.Getenv("TEARCAM_LATENCY") == "" {
+		t.Skip("set TEARCAM_LATENCY=1 to measure the settle-to-ruling latency")
+	}
+	tv := makeTableVideo(t, 7, 1280, 720, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{},
+			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][0], Action: judge.KindUse}},
+			{Tear: &synth.TearSpec{Kind: synth.TearTooSmall, Skill: sk[0][3], Action: judge.KindDamage}},
+			{Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][3], Action: judge.KindPenalty}},
+			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][4], Action: judge.KindUse}},
+		}
+	})
+	iostreams, _, stderr := testIO()
+	iostreams.In = strings.NewReader(tv.announcements())
+	var res *watch.Result
+	args := append([]string{"--source", tv.Path, "--db", filepath.Join(t.TempDir(), "w.db"), "--realtime"}, tv.playerArgs()...)
+	code := runWatchCmd(args, iostreams, func(o *watchOptions) { o.Result = func(r *watch.Result) { res = r } })
+	require.Equal(t, 0, code, stderr.String())
+	t.Log(stderr.String())
+	still := watch.DefaultDetectorConfig().StillFor
+	for i := range res.Latencies {
+		t.Logf("tear %d: out %.3f s after the sheet was taken (%.3f s judging); %.3f s after it stopped moving",
+			i+1, res.Latencies[i].Seconds(), res.Computes[i].Seconds(), (res.Latencies[i] + still).Seconds())
+	}
+}
+
+// TestWatchNoDisplayAndHTTP: --display without a display is skipped with a message, and
+// --http serves the page and the rulings while watching.
+func TestWatchNoDisplayAndHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs OCR on a fresh sheet")
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	tv := makeTableVideo(t, 3, 640, 480, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{}, {Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][1], Action: judge.KindUse}}}
+	})
+	iostreams, stdout, stderr := testIO()
+	iostreams.In = strings.NewReader(tv.announcements())
+	pages := make(chan string, 2)
+	args := append([]string{"--source", tv.Path, "--display", "--http", "127.0.0.1:0", "--json", "-"}, tv.playerArgs()...)
+	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
+		o.Ready = func(addr string) {
+			for _, path := range []string{"/", "/rulings.json"} {
+				resp, err := http.Get("http://" + addr + path)
+				if err != nil {
+					pages <- err.Error()
+					continue
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				pages <- string(b)
+			}
+		}
+	})
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stderr.String(), "--display ignored: no display")
+	assert.Contains(t, stderr.String(), "serving the live page on http://127.0.0.1:")
+	assert.Contains(t, <-pages, "<title>tearcam watch</title>")
+	assert.Contains(t, <-pages, `"schema":"tearcam.rulings/v1"`)
+	// --json - puts the document on stdout and the ruling lines on stderr.
+	var doc judge.Rulings
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &doc), stdout.String())
+	require.Len(t, doc.Players[0].Tears, 1)
+	assert.Contains(t, stderr.String(), "Ann tear 1: use "+tv.Shots[1].Tear.Skill)
 }
