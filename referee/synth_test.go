@@ -43,10 +43,34 @@ type scores struct {
 	outWrongly                       []string
 	faults                           map[judge.Fault]*[3]int // true positives, false positives, false negatives
 	wrong                            []string
+	causes                           map[string]int // why unambiguous tears were undecided
+}
+
+// undecidedCause sorts an undecided reason into a few causes, for the figures' log.
+func undecidedCause(reason string) string {
+	switch {
+	case strings.Contains(reason, "untorn sheet could not be read"):
+		return "fresh sheet not found"
+	case strings.Contains(reason, "cannot align photo"):
+		return "registration refused"
+	case strings.Contains(reason, "measurement refused"):
+		return "photo refused (sheet not found, cut off, ...)"
+	case strings.Contains(reason, "whose photo could not be measured"):
+		return "follows an unmeasured tear"
+	case strings.Contains(reason, "were not located"), strings.Contains(reason, "never located"):
+		return "skill not located by ocr"
+	case strings.Contains(reason, "is ambiguous"), strings.Contains(reason, "is unknown"):
+		return "letter ambiguous or unknown"
+	case strings.Contains(reason, "already out"):
+		return "already out"
+	case strings.Contains(reason, "measurement doubt"):
+		return "measurement doubt"
+	}
+	return "other"
 }
 
 func newScores() *scores {
-	s := &scores{faults: map[judge.Fault]*[3]int{}}
+	s := &scores{faults: map[judge.Fault]*[3]int{}, causes: map[string]int{}}
 	for _, f := range []judge.Fault{judge.FaultNothingRemoved, judge.FaultNoFullLetter, judge.FaultPieceTooSmall, judge.FaultNotEdgeToEdge, judge.FaultSeveralPieces} {
 		s.faults[f] = &[3]int{}
 	}
@@ -81,6 +105,7 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 			} else {
 				if got.Verdict == judge.Undecided {
 					s.undecided++
+					s.causes[undecidedCause(got.UndecidedReason)]++
 				} else {
 					s.wrongDecided++
 				}
@@ -128,6 +153,14 @@ func (s *scores) report(tb testing.TB) {
 		tb.Logf("fault %-16s recall %.2f precision %.2f (tp %d, fp %d, fn %d)", f, ratio(c[0], c[0]+c[2]), ratio(c[0], c[0]+c[1]), c[0], c[1], c[2])
 	}
 	tb.Logf("characters put out wrongly: %d", len(s.outWrongly))
+	var causes []string
+	for c := range s.causes {
+		causes = append(causes, c)
+	}
+	sort.Slice(causes, func(i, j int) bool { return s.causes[causes[i]] > s.causes[causes[j]] })
+	for _, c := range causes {
+		tb.Logf("undecided because %s: %d", c, s.causes[c])
+	}
 	for _, w := range s.wrong {
 		tb.Log("  " + w)
 	}

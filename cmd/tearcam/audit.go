@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -69,6 +71,10 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// An interrupted audit stops between tears and records its run as failed; every ruling
+	// reported so far is already committed, and a re-run resumes from them.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	m, err := session.Load(opts.Manifest, session.Audit)
 	if err != nil {
 		return &UsageError{Err: err}
