@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -241,6 +243,11 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	}
 	if err == nil {
 		r, annotated, err = c.ref.Tear(p, t, f)
+	}
+	if errors.Is(err, context.Canceled) {
+		// Interrupted while judging: nothing was ruled (nor recorded) for this tear.
+		c.logf("%s tear %d (%s %s): interrupted before it was ruled", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+		return
 	}
 	if err != nil {
 		// The referee could not even produce an undecided ruling: say so, never guess.
