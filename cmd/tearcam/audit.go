@@ -63,7 +63,7 @@ manifest, 1 for anything else. A photo that cannot be read makes its tear undeci
 	f.StringVar(&opts.JSON, "json", "", "write the rulings as JSON to `FILE` (- for stdout)")
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report to `FILE`")
 	f.StringVar(&opts.Annotate, "annotate", "", "write each tear's annotated image into `DIR`")
-	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the manifest)")
+	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the manifest, or in the working folder)")
 	return cmd
 }
 
@@ -91,7 +91,13 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	dbPath := opts.DB
 	if dbPath == "" {
+		// tearcam.db next to the manifest, or in the working folder when the manifest's
+		// folder is read-only (SQLite's WAL needs to create files beside the database).
 		dbPath = filepath.Join(m.Dir, "tearcam.db")
+		if syscall.Access(m.Dir, 2 /* W_OK */) != nil {
+			dbPath = "tearcam.db"
+			fmt.Fprintf(opts.IO.ErrOut, "%s is read-only: session database in %s\n", m.Dir, dbPath)
+		}
 	}
 	db, err := store.Open(dbPath)
 	if err != nil {
