@@ -11,9 +11,9 @@ import (
 	"tearcam/store"
 )
 
-var dump = flag.Bool("dump", false, "keep test databases and print their paths")
+var dump = flag.Bool("store.dump", false, "keep test databases and print their paths")
 
-// MustOpenDB opens a fresh database in t.TempDir (or, with -dump, in a kept temporary
+// MustOpenDB opens a fresh database in t.TempDir (or, with -store.dump, in a kept temporary
 // folder whose path is logged), with a fixed clock, and closes it when the test ends.
 func MustOpenDB(tb testing.TB) *store.DB {
 	tb.Helper()
