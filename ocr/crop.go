@@ -26,7 +26,11 @@ func (im *inkMap) render(rg *region) *crop {
 		member[int32(c+1)] = true
 	}
 	hgt := rg.v1 - rg.v0 + 1
-	s := targetHeight / hgt
+	// Scale on the core of the writing (the x-height band, where most ink rows are), so
+	// that long ascenders and descenders do not shrink the letters.
+	core := math.Max(im.coreHeight(rg), 0.3*hgt)
+	s := math.Min(targetHeight/hgt*1.6, coreTarget/core)
+	s = math.Max(s, targetHeight/hgt)
 	s = math.Min(math.Max(s, 0.4), 6)
 	// Very long words: keep the crop width bounded.
 	if (rg.u1-rg.u0+1)*s > 3000 {
@@ -66,6 +70,34 @@ func (im *inkMap) render(rg *region) *crop {
 		}
 	}
 	return cr
+}
+
+// coreTarget is the height, in crop pixels, of the writing's core band (x-height).
+var coreTarget = 36.0
+
+// coreHeight is the height of the band of rows (across the reading direction) holding at
+// least 40% of the busiest row's ink.
+func (im *inkMap) coreHeight(rg *region) float64 {
+	off := math.Floor(rg.v0)
+	rows := make([]int, int(rg.v1-off)+2)
+	for _, p := range rg.pix {
+		_, v := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+		rows[int(v-off)]++
+	}
+	mx := 0
+	for _, r := range rows {
+		mx = max(mx, r)
+	}
+	a, b := -1, -1
+	for i, r := range rows {
+		if float64(r) >= 0.4*float64(mx) {
+			if a < 0 {
+				a = i
+			}
+			b = i
+		}
+	}
+	return float64(b - a + 1)
 }
 
 func (c *crop) toUV(ox, oy float64) (u, v float64) {

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -25,6 +27,7 @@ func TestDebugDump(t *testing.T) {
 		t.Skip("OCR_DEBUG not set")
 	}
 	seed, _ := strconv.ParseInt(os.Getenv("OCR_DEBUG_SEED"), 10, 64)
+	t.Logf("seed %d", seed)
 	sh, err := synth.RenderSheet(rand.New(rand.NewSource(seed)), synth.SheetSpec{PxPerMM: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +36,13 @@ func TestDebugDump(t *testing.T) {
 	defer m.Close()
 	empty := gocv.NewMat()
 	defer empty.Close()
+	names := sh.SkillNames()
+	if p := os.Getenv("OCR_DEBUG_IMAGE"); p != "" {
+		m.Close()
+		m = gocv.IMRead(p, gocv.IMReadColor)
+		names = strings.Split(os.Getenv("OCR_DEBUG_SKILLS"), ",")
+		sh.Skills = nil
+	}
 	im, err := extractInk(m, empty, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -60,12 +70,14 @@ func TestDebugDump(t *testing.T) {
 	for _, sk := range sh.Skills {
 		t.Logf("truth %q font=%s angle=%.1f cap=%.1f at (%.0f,%.0f)mm", sk.Name, sk.Font, sk.AngleDeg, sk.CapHeightMM, sk.Letters[0].Outline[0].X, sk.Letters[0].Outline[0].Y)
 	}
-	lays, err := l.Locate(m, empty, 4, sh.SkillNames())
+	lays, err := l.Locate(m, empty, 4, names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := image.NewRGBA(sh.Image.Bounds())
-	copy(out.Pix, sh.Image.Pix)
+	out := image.NewRGBA(image.Rect(0, 0, m.Cols(), m.Rows()))
+	if gi, err := m.ToImage(); err == nil {
+		draw.Draw(out, out.Bounds(), gi, image.Point{}, draw.Src)
+	}
 	poly := func(q []judge.Point, c color.RGBA) {
 		for i := range q {
 			a, b := q[i], q[(i+1)%len(q)]
@@ -75,7 +87,7 @@ func TestDebugDump(t *testing.T) {
 			}
 		}
 	}
-	for k, sk := range sh.Skills {
+	for _, sk := range sh.Skills {
 		for _, le := range sk.Letters {
 			var q []judge.Point
 			for _, p := range le.Outline {
@@ -83,10 +95,12 @@ func TestDebugDump(t *testing.T) {
 			}
 			poly(q, color.RGBA{0, 200, 0, 255})
 		}
-		for _, le := range lays[k].Letters {
+	}
+	for _, lay := range lays {
+		for _, le := range lay.Letters {
 			poly(le.Outline, color.RGBA{255, 0, 0, 255})
 		}
-		t.Logf("%q: %v", sk.Name, lays[k].Notes)
+		t.Logf("%q: %v", lay.Name, lay.Notes)
 	}
 	f, _ = os.Create(filepath.Join(dir, "outlines.png"))
 	png.Encode(f, out)
@@ -94,7 +108,7 @@ func TestDebugDump(t *testing.T) {
 	for i, rg := range im.groupWords(wordGap) {
 		for j, o := range orientations(rg, im.w) {
 			cr := im.render(o)
-			rd, err := l.read(cr, whitelistFor(sh.SkillNames()), "7")
+			rd, err := l.read(cr, whitelistFor(names), "7")
 			if err != nil {
 				t.Fatal(err)
 			}

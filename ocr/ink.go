@@ -156,6 +156,9 @@ func (im *inkMap) removeRuling(diff gocv.Mat) error {
 			break
 		}
 	}
+	if level > 100 {
+		return nil // as dark as pen ink: writing, or the sheet's edge, not printed ruling
+	}
 	keep := uint8(min(255, level*3/2+10))
 	for i, v := range lp {
 		if v != 0 && im.dark[i] < keep {
@@ -240,7 +243,7 @@ func (im *inkMap) threshold() {
 		im.dark[i] = uint8(min(255, int(v)*255/ref))
 	}
 	for i := range im.comps {
-		im.comps[i].measure(im.w)
+		im.comps[i].measure(im.w, im.pxPerMM)
 	}
 }
 
@@ -255,7 +258,7 @@ func (c *component) bounds(w int) {
 
 // measure fills centroid and scale. The scale is the component's long side, except for
 // elongated ones (a cursive word, an "l") whose short side stands for the letter size.
-func (c *component) measure(w int) {
+func (c *component) measure(w int, ppm float64) {
 	var sx, sy float64
 	for _, p := range c.pix {
 		sx += float64(int(p) % w)
@@ -264,11 +267,42 @@ func (c *component) measure(w int) {
 	n := float64(len(c.pix))
 	c.cx, c.cy = sx/n, sy/n
 	long, short := orientedExtent(c.pix, w)
-	if long > 2.5*short {
+	switch {
+	case short > 3*ppm:
+		// Joined-up writing: the core band (x-height) of the piece is the letter size;
+		// its full height holds ascenders and descenders, and would join lines together.
+		c.scale = min(long, max(1.5*coreBand(c.pix, w), long/6))
+	case long > 2.5*short:
 		c.scale = max(short, long/4)
-	} else {
+	default:
 		c.scale = long
 	}
+}
+
+// coreBand is the height, across the pixels' principal axis, of the band of rows holding at
+// least 40% of the busiest row's pixels.
+func coreBand(pix []int32, w int) float64 {
+	cx, cy, ux, uy := principalAxis(pix, w)
+	_, _, v0, v1 := extentAlong(pix, w, cx, cy, ux, uy)
+	rows := make([]int, int(v1-v0)+2)
+	for _, p := range pix {
+		x, y := float64(int(p)%w)-cx, float64(int(p)/w)-cy
+		rows[int(-x*uy+y*ux-v0)]++
+	}
+	mx := 0
+	for _, r := range rows {
+		mx = max(mx, r)
+	}
+	a, b := -1, -1
+	for i, r := range rows {
+		if 5*r >= 2*mx {
+			if a < 0 {
+				a = i
+			}
+			b = i
+		}
+	}
+	return float64(b - a + 1)
 }
 
 // orientedExtent is the long and short side of the pixels' box along their principal axes.
@@ -462,7 +496,7 @@ func (im *inkMap) fragments(gapFactor float64) [][]int {
 			// when the gap is small against the smaller one's size (words of very different
 			// sizes next to each other stay apart).
 			small := math.Min(ca.scale, cb.scale)
-			lim := gapFactor * math.Min(s, 2*small)
+			lim := gapFactor * math.Min(s, 1.25*small)
 			if small < 0.35*s {
 				lim = gapFactor * s * 0.6
 			}
@@ -508,7 +542,9 @@ func (im *inkMap) newFrag(comps []int) *frag {
 	f.ux, f.uy = math.Cos(th), math.Sin(th)
 	f.u0, f.u1, f.v0, f.v1 = extentAlong(f.pix, im.w, cx, cy, f.ux, f.uy)
 	lu, lv := f.u1-f.u0+1, f.v1-f.v0+1
-	f.elongated = lu > 1.8*lv
+	// A thin elongated piece is one stroke (l, i, 1, the stem of a t), not a line of
+	// writing: its direction says nothing about the line's.
+	f.elongated = lu > 1.8*lv && lv > 2.5*im.pxPerMM
 	if f.elongated {
 		th = im.refineAngle(f.pix, cx, cy, th)
 		f.ux, f.uy = math.Cos(th), math.Sin(th)
@@ -535,7 +571,7 @@ func extentAlong(pix []int32, w int, cx, cy, ux, uy float64) (u0, u1, v0, v1 flo
 // joinGap says whether two fragments continue one line of writing, and how far apart they are
 // along it (the smaller, the sooner they are joined); ok false when they are not in line.
 func (im *inkMap) joinGap(a, b *frag) (float64, bool) {
-	if math.Max(a.size, b.size) > 2.0*math.Min(a.size, b.size) {
+	if math.Max(a.size, b.size) > 2.5*math.Min(a.size, b.size) {
 		return 0, false
 	}
 	size := math.Max(a.size, b.size)
@@ -568,7 +604,7 @@ func (im *inkMap) joinGap(a, b *frag) (float64, bool) {
 		}
 		// The other fragment's centre must lie near ref's line.
 		off := math.Abs(-(other.cx-ref.cx)*uy + (other.cy-ref.cy)*ux)
-		if off > 0.45*ref.size {
+		if off > 0.55*ref.size {
 			return 0, false
 		}
 	} else {

@@ -69,8 +69,18 @@ func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
 // upside down, and for squarish regions (short words) the two perpendicular ones too.
 func orientations(rg *region, w int) []*region {
 	out := []*region{rg, rg.rotated(math.Pi, w)}
-	if (rg.u1 - rg.u0) < squareWords*(rg.v1-rg.v0) {
+	if (rg.u1-rg.u0) < squareWords*(rg.v1-rg.v0) {
 		out = append(out, rg.rotated(math.Pi/2, w), rg.rotated(-math.Pi/2, w))
+		// The principal axis of a short word is unreliable: also read it along the
+		// sheet's edges, the way most people write on a sheet.
+		th := rg.angle()
+		for k := 0; k < 4; k++ {
+			a := float64(k) * math.Pi / 2
+			d := math.Abs(math.Remainder(a-th, math.Pi/2))
+			if d > 10*math.Pi/180 {
+				out = append(out, rg.rotated(math.Remainder(a-th, 2*math.Pi), w))
+			}
+		}
 	}
 	return out
 }
@@ -179,17 +189,18 @@ type skillMatch struct {
 	margin float64 // similarity lead over the best other skill for the same view
 }
 
-// matchSkills assigns candidates to skills, then, for skills still unmatched, tries pairs of
-// regions in line with each other read as one (a skill written as two distant pieces).
+// matchSkills assigns candidates to skills, then, when a skill is unmatched or poorly read,
+// adds pairs of regions in line with each other read as one (a skill written as two pieces
+// far apart, or a word split at a wide letter gap) and assigns again.
 func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string) []skillMatch {
 	res := assignSkills(cands, skills, folded)
-	missing := false
+	weak := false
 	for k := range skills {
-		if res[k].view == nil && latinScript(skills[k]) {
-			missing = true
+		if latinScript(skills[k]) && (res[k].view == nil || res[k].sim < 0.8) {
+			weak = true
 		}
 	}
-	if !missing {
+	if !weak {
 		return res
 	}
 	var extra []*candidate
@@ -351,6 +362,45 @@ func inLine(a, b *region) bool {
 	return off < 0.8*h
 }
 
+// exhaustiveSkills is the most skills searched exhaustively; more (a discovery list, a test
+// declaring every word of a page) are assigned greedily, best pair first.
+const exhaustiveSkills = 10
+
+// assignGreedy takes (skill, candidate) pairs best first, skipping pairs whose skill is
+// taken or whose ink is.
+func assignGreedy(opts [][]option, order []int, nSkills int) []skillMatch {
+	type pair struct {
+		k int
+		o option
+	}
+	var all []pair
+	for _, k := range order {
+		for _, o := range opts[k] {
+			all = append(all, pair{k, o})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].o.score > all[j].o.score })
+	res := make([]skillMatch, nSkills)
+	used := map[int]bool{}
+	for _, p := range all {
+		if res[p.k].view != nil {
+			continue
+		}
+		clash := false
+		for _, q := range p.o.cand.parts {
+			clash = clash || used[q]
+		}
+		if clash {
+			continue
+		}
+		for _, q := range p.o.cand.parts {
+			used[q] = true
+		}
+		res[p.k] = skillMatch{view: p.o.view, sim: p.o.sim, margin: p.o.margin}
+	}
+	return res
+}
+
 // option is one candidate for one skill.
 type option struct {
 	cand   *candidate
@@ -406,6 +456,9 @@ func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
 		}
 	}
 	sort.Slice(order, func(i, j int) bool { return bestOf[order[i]] > bestOf[order[j]] })
+	if len(skills) > exhaustiveSkills {
+		return assignGreedy(opts, order, len(skills))
+	}
 	rest := make([]float64, len(order)+1)
 	for i := len(order) - 1; i >= 0; i-- {
 		rest[i] = rest[i+1] + bestOf[order[i]]

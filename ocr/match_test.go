@@ -54,33 +54,3 @@ func TestSimilarity(t *testing.T) {
 		})
 	}
 }
-
-func TestAlignment(t *testing.T) {
-	// "hpscotch" misses the o: letters after it shift by one.
-	got := alignment([]rune("hpscotch"), []rune("hopscotch"))
-	want := []int{0, -1, 1, 2, 3, 4, 5, 6, 7}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("alignment = %v, want %v", got, want)
-		}
-	}
-}
-
-func TestAssign(t *testing.T) {
-	// Greedy would give region 0 to skill 0 (0.9) and leave skill 1 with 0.1; the optimum
-	// is 0->1, 1->0 (0.8 + 0.8).
-	score := [][]float64{
-		{0.9, 0.8},
-		{0.8, 0.1},
-	}
-	got := assign(score, 2)
-	if got[0] != 1 || got[1] != 0 {
-		t.Fatalf("assign = %v, want [1 0]", got)
-	}
-	// Forbidden pairs stay unassigned; more rows than columns.
-	score = [][]float64{{-1, -1}, {-1, 0.5}, {0.2, -1}}
-	got = assign(score, 2)
-	if got[0] != 2 || got[1] != 1 {
-		t.Fatalf("assign = %v, want [2 1]", got)
-	}
-}

@@ -131,6 +131,9 @@ func TestSynthSheets(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_TH"), 64); err == nil {
 		targetHeight = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_CORE"), 64); err == nil {
+		coreTarget = v
+	}
 	if v := os.Getenv("OCR_MODES"); v != "" {
 		readModes = strings.Split(v, ",")
 	}
