@@ -108,6 +108,22 @@ func (c *controller) assign(s settled) int {
 			return i
 		}
 	}
+	// Registration told nothing: if only one player has a tear waiting for a frame, the
+	// announcement says whose sheet it is.
+	waiting := -1
+	for i, ps := range c.players {
+		if c.wantsFrame(ps) {
+			if waiting >= 0 {
+				waiting = -2
+				break
+			}
+			waiting = i
+		}
+	}
+	if waiting >= 0 {
+		c.logf("frame %d: taken as %s's sheet, the only player with a tear waiting for one", s.no, c.players[waiting].Name)
+		return waiting
+	}
 	c.logf("frame %d: the sheet on the table matches no player's sheet; ignored (announce it with \"sheet NAME\")", s.no)
 	return -1
 }
@@ -271,6 +287,17 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// wantsFrame reports whether player ps has an announced tear waiting for its frame.
+func (c *controller) wantsFrame(ps *playerState) bool {
+	if !ps.fresh || len(ps.frames) > 0 {
+		return false
+	}
+	if c.cfg.Scripted {
+		return ps.next < len(ps.Tears) && ps.Tears[ps.next].Kind != judge.KindLastDitch
+	}
+	return len(ps.anns) > 0 && ps.anns[0].Kind != judge.KindLastDitch
+}
 
 // waiting reports whether settled frames are waiting for announcements.
 func (c *controller) waiting() bool {

@@ -199,6 +199,7 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 		args = append(args, tv.playerArgs()...)
 	}
 	var res *watch.Result
+	mats := openMats()
 	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
 		o.Result = func(r *watch.Result) { res = r }
 		o.Timings = func(m map[string]time.Duration) { t.Logf("time spent judging: %v", m) }
@@ -207,6 +208,7 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 	t.Log(stdout.String())
 	require.Equal(t, 0, code, stderr.String())
 	require.NotNil(t, res)
+	assert.Equal(t, mats, openMats(), "gocv Mats left open by watch")
 
 	// Every shot (each fresh sheet and each torn state) settled exactly once, inside its
 	// still range.
