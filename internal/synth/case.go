@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,11 @@ type CaseSpec struct {
 	Player string // "" picks a name
 	Paper  string // "a4", "letter" or "WxH"; "" picks a4 (80%) or letter
 	Sheet  SheetSpec
-	// Tears is the script; nil draws 3-5 tears (a faux pas is followed by a penalty tear).
-	Tears     []TearPlan
+	// Tears is the script; nil draws Rounds tears (a faux pas is followed by a penalty tear).
+	Tears []TearPlan
+	// Rounds is the number of tears when Tears is nil; zero draws 3-5. The case stops early
+	// when the character is out.
+	Rounds    int
 	PhotoSize image.Point // zero: 1600x1200
 	// Background is the table for every photo of the case ("" picks one).
 	Background string
@@ -97,7 +101,10 @@ func GenerateCase(spec CaseSpec) (*Case, error) {
 	plans := spec.Tears
 	n := len(plans)
 	if plans == nil {
-		n = 3 + rng.Intn(3)
+		n = spec.Rounds
+		if n == 0 {
+			n = 3 + rng.Intn(3)
+		}
 	}
 	deck := 0
 	var lastSkill string
@@ -250,11 +257,18 @@ func WriteTruth(dir string, t Truth) error {
 	if err != nil {
 		return fmt.Errorf("encode truth: %w", err)
 	}
+	// One line per innermost array (points, states): readable and a third of the size.
+	b = innerArray.ReplaceAllFunc(b, func(m []byte) []byte { return lineBreak.ReplaceAll(m, nil) })
 	if err := os.WriteFile(filepath.Join(dir, "truth.json"), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write truth: %w", err)
 	}
 	return nil
 }
+
+var (
+	innerArray = regexp.MustCompile(`\[[^\[\]{}]*\]`)
+	lineBreak  = regexp.MustCompile(`\n\s*`)
+)
 
 // LoadTruth reads dir/truth.json.
 func LoadTruth(dir string) (*Truth, error) {

@@ -25,6 +25,27 @@
 //     pixel's top-left corner is (-0.5, -0.5)). PhotoTruth.CornersPx and PhotoTruth.Homography
 //     (sheet-frame mm to photo px) use it.
 //
+// Case folders (tearcam-synth --out DIR; GenerateSet, Case.Write) hold:
+//
+//   - <player>-0.jpg, the fresh sheet; <player>-N.jpg, the sheet after tear N;
+//   - session.yaml, the DESIGN.md manifest (paper, template, players with skills, sheet, tears);
+//   - truth.json (Truth, schema TruthSchema, read back with LoadTruth): paper, template, and per
+//     player the skills with every letter's outline (mm), the fresh photo's PhotoTruth (corners,
+//     homography, cut_off), and per tear a TearTruth: the photo, kind, skill and intent; areas
+//     (mm²), pieces (area, edge contact, template fit, outline), letter states per skill
+//     ("letters", ambiguous ones as "ambiguous"; "exact_letters" as the masks say), ambiguity
+//     flag and reasons, exact faults and the expected judge.TearRuling ("expected").
+//
+// Measured conventions: removed pieces under SliverMM2 (4 mm²) are not counted; a letter cut
+// leaving under SliverInkFrac of its ink or a part under SliverDepthMM deep on one side, or whole
+// but within NearMissMM of the tear, is ambiguous; a template fit that changes when the template
+// grows or shrinks by FitMarginMM is ambiguous. A tear whose verdict depends on such a measure
+// expects verdict undecided (Ambiguous is also set, without changing the verdict, when only the
+// remaining sheet's fit is that close). After a tear, a character with no full letter left is out
+// (no_skills_left); one whose remaining sheet cannot hold the template is out (too_little_paper).
+// OwedTears: a faux pas adds one, a penalty tear pays one (an undecided tear changes nothing).
+// For nothing_removed, edge_to_edge and template_fits are false.
+//
 // Nothing exported holds a gocv.Mat: images cross the API as Go images, and every Mat made
 // inside is closed before the function returns. Photo.Mat makes a Mat the caller must Close.
 package synth

@@ -24,7 +24,7 @@ type PhotoSpec struct {
 	MinFill, MaxFill float64
 	// Angle, when not nil, is the sheet's rotation in degrees; nil draws one (any angle).
 	Angle       *float64
-	JPEGQuality int // zero: 65..80
+	JPEGQuality int // zero: 62..76
 	File        string
 }
 
@@ -64,7 +64,7 @@ func PhotographSheet(rng *rand.Rand, img *image.RGBA, paper *Mask, pxPerMM, widt
 		spec.MaxFill = 0.95
 	}
 	if spec.JPEGQuality == 0 {
-		spec.JPEGQuality = 65 + rng.Intn(16)
+		spec.JPEGQuality = 62 + rng.Intn(15)
 	}
 	W, H := spec.Size.X, spec.Size.Y
 	wmm, hmm := widthMM, heightMM
@@ -303,11 +303,17 @@ func paperRGBA(rng *rand.Rand, img *image.RGBA, paper *Mask, ppm float64) (*imag
 			return nil, err
 		}
 	}
+	// The paper is never quite flat: a soft shading over the sheet (a curl, a bend).
+	bend := valueNoise(rng, paper.W, paper.H, 70*ppm, 2)
+	bendK := 0.02 + 0.04*rng.Float64()
 	for i, v := range paper.Pix {
 		p := out.Pix[4*i : 4*i+4]
 		if v == 0 {
 			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
 			continue
+		}
+		if f := 1 + bendK*bend[i]; f != 1 {
+			p[0], p[1], p[2] = u8(float64(p[0])*f), u8(float64(p[1])*f), u8(float64(p[2])*f)
 		}
 		if rim != nil && rim.Pix[i] != 0 {
 			t := 0.35 + 0.4*rng.Float64()

@@ -101,3 +101,38 @@ func ringTable(rng *rand.Rand, r, rough float64) table {
 	}
 	return t
 }
+
+// bounded regions know a box (mm) outside which they contain nothing.
+type bounded interface {
+	box() (minX, minY, maxX, maxY float64, ok bool)
+}
+
+func (e blob) box() (float64, float64, float64, float64, bool) {
+	m := 0.0
+	for _, v := range e.prof.v {
+		m = math.Max(m, v)
+	}
+	r := math.Max(e.a, e.b) * (1 + m/math.Min(e.a, e.b))
+	return e.c.X - r, e.c.Y - r, e.c.X + r, e.c.Y + r, true
+}
+
+func (h halfPlane) box() (float64, float64, float64, float64, bool) { return 0, 0, 0, 0, false }
+
+func (empty) box() (float64, float64, float64, float64, bool) { return 0, 0, 0, 0, true }
+
+func (u union) box() (float64, float64, float64, float64, bool) {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, r := range u {
+		b, ok := r.(bounded)
+		if !ok {
+			return 0, 0, 0, 0, false
+		}
+		x0, y0, x1, y1, ok := b.box()
+		if !ok {
+			return 0, 0, 0, 0, false
+		}
+		minX, minY = math.Min(minX, x0), math.Min(minY, y0)
+		maxX, maxY = math.Max(maxX, x1), math.Max(maxY, y1)
+	}
+	return minX, minY, maxX, maxY, true
+}

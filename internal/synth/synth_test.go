@@ -1,34 +1,27 @@
 package synth
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"image"
 	"math"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gocv.io/x/gocv"
 
 	"tearcam/judge"
 )
-
-// TestMain fails the run when a test leaks a gocv Mat (build with -tags matprofile).
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if n := gocv.MatProfile.Count(); n != 0 {
-		fmt.Fprintf(os.Stderr, "synth: %d gocv Mats leaked\n", n)
-		code = 1
-	}
-	os.Exit(code)
-}
 
 // TestCaseInvariants generates cases and checks the truth against itself: a letter is never
 // both removed and remaining, areas add up, corners are the homography's images of the sheet
 // corners, the expected ruling follows from the measured fields.
 func TestCaseInvariants(t *testing.T) {
-	n := 3
+	n := 2
 	if testing.Short() {
 		n = 1
 	}
@@ -191,4 +184,65 @@ func TestRenderSheetLetters(t *testing.T) {
 		}
 	}
 	assert.Len(t, sh.Layout(), 6)
+}
+
+// TestReproducible: the same spec gives the same bytes (photos and truth).
+func TestReproducible(t *testing.T) {
+	spec := CaseSpec{Name: "repro", Seed: 42, PhotoSize: image.Pt(480, 360), Rounds: 2, Kinds: []TearKind{TearBite, TearHole}}
+	a, err := GenerateCase(spec)
+	require.NoError(t, err)
+	b, err := GenerateCase(spec)
+	require.NoError(t, err)
+	require.Len(t, b.Photos, len(a.Photos))
+	for i := range a.Photos {
+		assert.True(t, bytes.Equal(a.Photos[i].JPEG, b.Photos[i].JPEG), "photo %d differs", i)
+	}
+	ja, err := json.Marshal(a.Truth)
+	require.NoError(t, err)
+	jb, err := json.Marshal(b.Truth)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(ja), string(jb))
+}
+
+// TestTruthRoundTrip: WriteTruth then LoadTruth gives back the same truth, letter states included.
+func TestTruthRoundTrip(t *testing.T) {
+	c, err := GenerateCase(CaseSpec{Name: "rt", Seed: 5, PhotoSize: image.Pt(400, 300), Rounds: 1, Kinds: []TearKind{TearCutOnly}})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, c.Write(dir))
+	got, err := LoadTruth(dir)
+	require.NoError(t, err)
+	want, err := json.Marshal(c.Truth)
+	require.NoError(t, err)
+	have, err := json.Marshal(got)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(have))
+	m := got.Players[0].Tears[0].Measurement()
+	assert.Len(t, m.Letters, 6)
+	session, err := os.ReadFile(filepath.Join(dir, "session.yaml"))
+	require.NoError(t, err)
+	tt := got.Players[0].Tears[0]
+	assert.Contains(t, string(session), fmt.Sprintf("{photo: %q, kind: %s, skill: %q}", tt.Photo.File, tt.Kind, tt.Skill))
+}
+
+// TestSample makes the sample session from the real photo when it is there.
+func TestSample(t *testing.T) {
+	photo := "../../../shared/realdata/sheets/breta_page09.jpg"
+	if _, err := os.Stat(photo); err != nil {
+		t.Skip("real photo not available:", photo)
+	}
+	if testing.Short() {
+		t.Skip("short")
+	}
+	spec := BretaSample(photo)
+	spec.Tears = spec.Tears[:1]
+	spec.Size = image.Pt(600, 800)
+	tr, err := GenerateSample(t.TempDir(), spec)
+	require.NoError(t, err)
+	tt := tr.Players[0].Tears[0]
+	assert.Equal(t, judge.Valid, tt.Expected.Verdict)
+	assert.Positive(t, tt.Expected.FullLettersRemoved)
+	for _, sk := range tr.Players[0].Skills {
+		assert.Len(t, sk.Letters, judge.Letters(sk.Name))
+	}
 }

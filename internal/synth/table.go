@@ -89,35 +89,26 @@ func woodInto(rng *rand.Rand, img *image.RGBA, low []float64, pal [2][3]float64,
 	}
 	ca, sa := math.Cos(phi), math.Sin(phi)
 	plank := 110 + 120*rng.Float64()
-	period := 9 + 10*rng.Float64()
-	warp := valueNoise(rng, w, h, 120, 3)
+	period := 14 + 16*rng.Float64()
+	n := newLattice(rng)
 	nRows := int(math.Hypot(float64(w), float64(h))) + 4
-	streak := make([]float64, nRows*2)
-	for i := range streak {
-		streak[i] = rng.NormFloat64()
-	}
-	for i := 1; i < len(streak); i++ {
-		streak[i] = 0.6*streak[i-1] + 0.4*streak[i]
-	}
 	plankShift := make([]float64, 64)
 	plankTone := make([]float64, 64)
 	for i := range plankShift {
 		plankShift[i] = rng.Float64() * 1000
-		plankTone[i] = 1 + 0.08*rng.NormFloat64()
+		plankTone[i] = 1 + 0.07*rng.NormFloat64()
 	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			a := ca*float64(x) + sa*float64(y)
 			b := -sa*float64(x) + ca*float64(y) + float64(nRows) // always positive
 			pi := int(math.Floor(b/plank)) & 63
-			wv := warp[y*w+x]
-			ring := 0.5 + 0.5*math.Sin(2*math.Pi*(b+plankShift[pi])/period+4*wv+0.004*a*math.Sin(plankShift[pi]))
-			ring = math.Pow(ring, 3)
-			bi := int(b*2) % len(streak)
-			if bi < 0 {
-				bi += len(streak)
-			}
-			v := 0.25 + 0.45*ring + 0.06*streak[bi] + 0.12*low[y*w+x]
+			a2 := a + plankShift[pi]*7 // each plank its own stretch of tree
+			// Growth rings: nearly parallel along the grain, slowly wandering.
+			bw := b + plankShift[pi] + 28*n.at(a2/380, b/95) + 4*n.at(a2/90, b/30)
+			ring := math.Pow(0.5+0.5*math.Sin(2*math.Pi*bw/period), 2.5)
+			fibre := n.at(a2/45, b/1.4)
+			v := 0.36 + 0.3*ring + 0.12*fibre + 0.16*low[y*w+x] + 0.03*rng.NormFloat64()
 			c := mix3(pal[1], pal[0], clampf(v, 0, 1))
 			t := plankTone[pi]
 			c = [3]float64{c[0] * t, c[1] * t, c[2] * t}
@@ -127,4 +118,33 @@ func woodInto(rng *rand.Rand, img *image.RGBA, low []float64, pal [2][3]float64,
 			set(x, y, c)
 		}
 	}
+}
+
+// lattice is 2-D value noise on the integer lattice, in [-1, 1], smoothstep-interpolated.
+type lattice struct{ v [4096]float64 }
+
+func newLattice(rng *rand.Rand) *lattice {
+	l := &lattice{}
+	for i := range l.v {
+		l.v[i] = rng.Float64()*2 - 1
+	}
+	return l
+}
+
+func (l *lattice) val(i, j int) float64 {
+	h := uint32(i)*73856093 ^ uint32(j)*19349663
+	h ^= h >> 13
+	h *= 0x5bd1e995
+	h ^= h >> 15
+	return l.v[h&4095]
+}
+
+func (l *lattice) at(x, y float64) float64 {
+	x0, y0 := math.Floor(x), math.Floor(y)
+	tx, ty := x-x0, y-y0
+	tx, ty = tx*tx*(3-2*tx), ty*ty*(3-2*ty)
+	i, j := int(x0), int(y0)
+	a := l.val(i, j) + (l.val(i+1, j)-l.val(i, j))*tx
+	b := l.val(i, j+1) + (l.val(i+1, j+1)-l.val(i, j+1))*tx
+	return a + (b-a)*ty
 }

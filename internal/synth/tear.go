@@ -102,9 +102,13 @@ func (st *State) Tear(rng *rand.Rand, spec TearSpec) (*TearResult, error) {
 	}
 	var best *TearResult
 	bestScore, good := -1, 0
-	for attempt := 0; attempt < 30 && good < 4; attempt++ {
+	for attempt := 0; attempt < 30 && good < 2; attempt++ {
 		reg := st.plan(rng, spec.Kind, si)
 		if reg == nil {
+			continue
+		}
+		// Big tears are rarely what is wanted: skip them cheaply while there is time.
+		if attempt < 20 && spec.Kind != TearNone && st.coarseFraction(reg) > 0.35 {
 			continue
 		}
 		res, err := st.apply(reg, spec)
@@ -346,7 +350,17 @@ func (st *State) plan(rng *rand.Rand, k TearKind, si int) region {
 		if len(on) == 0 {
 			return nil
 		}
+		// Letters far enough from the edge for a hole around them.
+		var far []int
+		for i, l := range on {
+			if st.exits(letterCenter(l))[0].d > 12+0.8*sk.CapHeightMM {
+				far = append(far, i)
+			}
+		}
 		i := rng.Intn(len(on))
+		if len(far) > 0 {
+			i = far[rng.Intn(len(far))]
+		}
 		ls := on[i : i+1]
 		if i+1 < len(on) && rng.Float64() < 0.5 {
 			ls = on[i : i+2]
@@ -370,6 +384,11 @@ func (st *State) plan(rng *rand.Rand, k TearKind, si int) region {
 		ra, rb = (ra+m)*1.2, (rb+m)*1.2
 		if big {
 			ra, rb = math.Max(ra, 26+6*rng.Float64()), math.Max(rb, 19+5*rng.Float64())
+		}
+		// Keep clear of the edge: shrink towards the letters if needed.
+		if room := st.exits(c)[0].d - 3 - rough; room < math.Max(ra, rb) && room > 0 {
+			k := math.Max(room/math.Max(ra, rb), 0.5)
+			ra, rb = ra*k, rb*k
 		}
 		return blob{c: c, u: u, a: ra, b: rb, prof: ringTable(rng, (ra+rb)/2, math.Min(rough, 1.2))}
 	case TearTwoPieces:
@@ -409,9 +428,16 @@ func (st *State) apply(reg region, spec TearSpec) (*TearResult, error) {
 	ppm := sh.PxPerMM
 	before := st.Paper
 	after := before.Clone()
-	for y := 0; y < before.H; y++ {
+	x0, y0, x1, y1 := 0, 0, before.W, before.H
+	if b, ok := reg.(bounded); ok {
+		if bx0, by0, bx1, by1, ok := b.box(); ok {
+			x0, y0 = max(0, int(bx0*ppm)-1), max(0, int(by0*ppm)-1)
+			x1, y1 = min(before.W, int(bx1*ppm)+2), min(before.H, int(by1*ppm)+2)
+		}
+	}
+	for y := y0; y < y1; y++ {
 		py := (float64(y) + 0.5) / ppm
-		for x := 0; x < before.W; x++ {
+		for x := x0; x < x1; x++ {
 			i := y*before.W + x
 			if before.Pix[i] == 0 {
 				continue
@@ -553,4 +579,26 @@ func nearEdge(rng *rand.Rand, st *State, ls []*Letter) *Letter {
 		n = 3
 	}
 	return cs[rng.Intn(n)].l
+}
+
+// coarseFraction estimates (on a 2 px/mm grid) the fraction of the paper reg would take.
+func (st *State) coarseFraction(reg region) float64 {
+	ppm := st.Sheet.PxPerMM
+	step := max(1, int(ppm/2))
+	in, all := 0, 0
+	for y := step / 2; y < st.Paper.H; y += step {
+		for x := step / 2; x < st.Paper.W; x += step {
+			if st.Paper.Pix[y*st.Paper.W+x] == 0 {
+				continue
+			}
+			all++
+			if reg.contains(Pt{(float64(x) + 0.5) / ppm, (float64(y) + 0.5) / ppm}) {
+				in++
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(in) / float64(all)
 }

@@ -493,3 +493,18 @@ func outline(m *Mask, box image.Rectangle, ppm float64) ([][2]float64, error) {
 	}
 	return out, nil
 }
+
+// Measurement returns the tear's truth as the judge's input: what a perfect vision/ and ocr/
+// would measure. Ambiguous letters read judge.LetterAmbiguous; the ambiguity reasons are Doubts.
+func (t TearTruth) Measurement() judge.Measurement {
+	m := judge.Measurement{
+		RemovedAreaMM2:    t.RemovedAreaMM2,
+		Pieces:            len(t.Pieces),
+		EdgeToEdge:        t.EdgeToEdge,
+		TemplateFits:      t.TemplateFits,
+		PaperFitsTemplate: t.PaperFits.Fits,
+		Letters:           JudgeLetters(t.Letters),
+	}
+	m.Doubts = append(m.Doubts, t.AmbiguousReasons...)
+	return m
+}
