@@ -46,7 +46,9 @@ func Open(path string) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
-	sdb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	// SQLite decodes %XX in a file: URI, so characters that would end the path are escaped.
+	name := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	sdb, err := sql.Open("sqlite", "file:"+name+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -48,6 +49,17 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	}
 	_, err := store.Open(filepath.Join(t.TempDir(), "no", "such", "folder", "t.db"))
 	assert.ErrorContains(t, err, "open database")
+}
+
+func TestOddPaths(t *testing.T) {
+	for _, name := range []string{"a?b.db", "c#d.db", "e%20f.db", "g h.db"} {
+		path := filepath.Join(t.TempDir(), name)
+		db, err := store.Open(path)
+		require.NoError(t, err, name)
+		require.NoError(t, db.Close())
+		_, err = os.Stat(path)
+		assert.NoError(t, err, "the database is at the path given")
+	}
 }
 
 func TestForeignKeysEnforced(t *testing.T) {
