@@ -1,6 +1,10 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"runtime"
 
 	"github.com/otiai10/gosseract/v2"
@@ -25,7 +29,28 @@ func newCVPipeline() (pipeline, error) {
 	return referee.NewCV(min(runtime.NumCPU(), 4))
 }
 
-// versions are the versions stamped into stored rulings and their inputs' keys.
+// versions are the versions stamped into stored rulings and their inputs' keys. tearcam's
+// carries a hash of the running executable, so that a rebuilt binary (new vision or OCR code
+// under the same version number) never re-uses rulings an older build made.
 func versions() store.Versions {
-	return store.Versions{Tearcam: Version, OpenCV: gocv.OpenCVVersion(), Tesseract: gosseract.Version()}
+	return store.Versions{Tearcam: Version + buildID(), OpenCV: gocv.OpenCVVersion(), Tesseract: gosseract.Version()}
+}
+
+// buildID is "+" and the first 12 hex digits of the executable's SHA-256, or "" when it
+// cannot be read.
+func buildID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "+" + hex.EncodeToString(h.Sum(nil))[:12]
 }
