@@ -18,6 +18,8 @@ type inkMap struct {
 	dark    []uint8 // darkness, stretched so that typical ink is near 255
 	label   []int32 // component index + 1 for ink pixels, 0 elsewhere
 	comps   []component
+	// paper is the paper mask at the working scale (nonzero on paper), nil when none was given.
+	paper []uint8
 	// lineLevel is the darkness of the paper's printed ruling, 0 when it has none.
 	lineLevel int
 }
@@ -32,6 +34,9 @@ type component struct {
 
 func (c *component) area() int { return len(c.pix) }
 
+// workPxPerMM is the resolution ink is analysed at; vision's rectified sheets are at 4.
+const workPxPerMM = 4.0
+
 // extractInk finds the ink on a rectified sheet (BGR or grey, 8 bit). Ink is what is darker
 // than the local paper in its darkest colour channel (so blue or red pen counts as well as
 // pencil and black pen). mask, when not empty, is the paper: ink outside it is ignored.
@@ -45,7 +50,9 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 	if sheet.Type() != gocv.MatTypeCV8UC3 && sheet.Type() != gocv.MatTypeCV8UC1 && sheet.Type() != gocv.MatTypeCV8UC4 {
 		return nil, fmt.Errorf("sheet image type %v: want 8-bit BGR or grey", sheet.Type())
 	}
-	w, h := sheet.Cols(), sheet.Rows()
+	if !mask.Empty() && (mask.Cols() != sheet.Cols() || mask.Rows() != sheet.Rows()) {
+		return nil, fmt.Errorf("mask %dx%d does not match sheet %dx%d", mask.Cols(), mask.Rows(), sheet.Cols(), sheet.Rows())
+	}
 	minc := gocv.NewMat()
 	defer minc.Close()
 	switch sheet.Channels() {
@@ -56,6 +63,32 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 	default:
 		gocv.CvtColor(sheet, &minc, gocv.ColorBGRToGray)
 	}
+	// Work at about workPxPerMM: finer photos are reduced (outlines are in mm, so nothing
+	// outside notices), coarse ones enlarged.
+	var paperMask gocv.Mat
+	if !mask.Empty() {
+		paperMask = gocv.NewMat()
+		defer paperMask.Close()
+		if mask.Channels() != 1 {
+			gocv.CvtColor(mask, &paperMask, gocv.ColorBGRToGray)
+		} else {
+			mask.CopyTo(&paperMask)
+		}
+	}
+	if pxPerMM > 1.5*workPxPerMM || pxPerMM < 0.6*workPxPerMM {
+		f := workPxPerMM / pxPerMM
+		sz := image.Pt(max(1, int(math.Round(float64(minc.Cols())*f))), max(1, int(math.Round(float64(minc.Rows())*f))))
+		interp := gocv.InterpolationArea
+		if f > 1 {
+			interp = gocv.InterpolationLinear
+		}
+		gocv.Resize(minc, &minc, sz, 0, 0, interp)
+		if !mask.Empty() {
+			gocv.Resize(paperMask, &paperMask, sz, 0, 0, gocv.InterpolationNearestNeighbor)
+		}
+		pxPerMM = workPxPerMM
+	}
+	w, h := minc.Cols(), minc.Rows()
 	// Paper level: a grey closing larger than any pen stroke removes the ink.
 	k := int(math.Round(3.5*pxPerMM)) | 1
 	k = max(k, 5)
@@ -75,18 +108,16 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 	dark := make([]uint8, len(d))
 	copy(dark, d)
 
-	var paper []uint8
+	var paper, rawPaper []uint8
 	if !mask.Empty() {
-		if mask.Cols() != w || mask.Rows() != h {
-			return nil, fmt.Errorf("mask %dx%d does not match sheet %dx%d", mask.Cols(), mask.Rows(), w, h)
+		raw, err := paperMask.DataPtrUint8()
+		if err != nil {
+			return nil, fmt.Errorf("read paper mask: %w", err)
 		}
+		rawPaper = append([]uint8(nil), raw...)
 		m := gocv.NewMat()
 		defer m.Close()
-		if mask.Channels() != 1 {
-			gocv.CvtColor(mask, &m, gocv.ColorBGRToGray)
-		} else {
-			mask.CopyTo(&m)
-		}
+		paperMask.CopyTo(&m)
 		e := int(math.Round(1.0*pxPerMM))*2 + 1
 		ek := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(e, e))
 		defer ek.Close()
@@ -103,7 +134,7 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 			}
 		}
 	}
-	im := &inkMap{w: w, h: h, pxPerMM: pxPerMM, dark: dark}
+	im := &inkMap{w: w, h: h, pxPerMM: pxPerMM, dark: dark, paper: rawPaper}
 	if err := im.removeRuling(diff); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // Tuning constants, found on rendered handwriting fonts (see locate_test.go).
 const (
 	wordGap     = 0.3  // components join when their gap is below this fraction of letter size
-	minSimilar  = 0.34 // below this similarity a region is not taken for a skill
+	minSimilar  = 0.4  // below this similarity a region is not taken for a skill
 	squareWords = 2.2  // regions with long/short side below this are also read at ±90°
 )
 
@@ -69,7 +69,7 @@ func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
 // upside down, and for squarish regions (short words) the two perpendicular ones too.
 func orientations(rg *region, w int) []*region {
 	out := []*region{rg, rg.rotated(math.Pi, w)}
-	if (rg.u1-rg.u0) < squareWords*(rg.v1-rg.v0) {
+	if (rg.u1 - rg.u0) < squareWords*(rg.v1-rg.v0) {
 		out = append(out, rg.rotated(math.Pi/2, w), rg.rotated(-math.Pi/2, w))
 		// The principal axis of a short word is unreliable: also read it along the
 		// sheet's edges, the way most people write on a sheet.
@@ -430,6 +430,12 @@ func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
 			if sims[k] < minSimilar || vs[k] == nil {
 				continue
 			}
+			// A weak read that also covers only part of the name is a piece of some other
+			// word forced into the declared letters, not this skill.
+			cover := float64(len([]rune(vs[k].rd.folded()))) / float64(len([]rune(folded[k])))
+			if sims[k] < 0.5 && cover < 0.6 {
+				continue
+			}
 			second := 0.0
 			for k2 := range skills {
 				if k2 != k {
@@ -439,7 +445,7 @@ func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
 			// Longer names matched well weigh more, so short names are not pulled onto
 			// long words; a whole word read well beats a piece of it read perfectly.
 			n := float64(len([]rune(folded[k])))
-			sc := sims[k] * (1 + 0.05*n)
+			sc := (sims[k] - 0.3) * (1 + 0.05*n)
 			opts[k] = append(opts[k], option{cand: c, view: vs[k], sim: sims[k], score: sc, margin: sims[k] - second})
 		}
 	}

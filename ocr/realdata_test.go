@@ -81,6 +81,9 @@ func TestRealPhotos(t *testing.T) {
 	_, cliErr := exec.LookPath("tesseract")
 	var words, located, discovered, cli int
 	for _, ri := range realImages {
+		if testing.Short() && !strings.HasPrefix(ri.path, "handwriting/") {
+			continue
+		}
 		t.Run(filepath.Base(ri.path), func(t *testing.T) {
 			path := filepath.Join(dir, ri.path)
 			img := gocv.IMRead(path, gocv.IMReadColor)

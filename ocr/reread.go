@@ -30,21 +30,7 @@ func (l *Locator) Reread(sheet, mask gocv.Mat, pxPerMM float64, layouts []judge.
 	if err != nil {
 		return nil, fmt.Errorf("reread sheet: %w", err)
 	}
-	var paper []uint8
-	if !mask.Empty() {
-		m := gocv.NewMat()
-		defer m.Close()
-		if mask.Channels() != 1 {
-			gocv.CvtColor(mask, &m, gocv.ColorBGRToGray)
-		} else {
-			mask.CopyTo(&m)
-		}
-		p, err := m.DataPtrUint8()
-		if err != nil {
-			return nil, fmt.Errorf("reread sheet: %w", err)
-		}
-		paper = append([]uint8(nil), p...)
-	}
+	paper := im.paper
 	var notes []string
 	for k, lay := range layouts {
 		if lay.Located == 0 || k >= len(states) {
