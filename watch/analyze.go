@@ -20,10 +20,15 @@ type Stats struct {
 	// reference (grey level moved by more than ChangeDelta, or no longer paper-like); 0 when
 	// there is no reference. It tells that the sheet left the table or was covered.
 	Change float64
+	// Hands is the fraction of pixels that are skin-coloured and differ from the empty
+	// table (the background: the last still frame without paper): hands or arms over the
+	// table. A wooden table is skin-coloured too, but it is background. 0 until an empty
+	// table has been seen.
+	Hands float64
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("motion %.4f paper %.3f skin %.3f change %.3f", s.Motion, s.Paper, s.Skin, s.Change)
+	return fmt.Sprintf("motion %.4f paper %.3f skin %.3f change %.3f hands %.3f", s.Motion, s.Paper, s.Skin, s.Change, s.Hands)
 }
 
 // AnalyzerConfig holds the thresholds of the per-frame analysis. The zero value is not
@@ -34,11 +39,17 @@ type AnalyzerConfig struct {
 	ChangeDelta int // grey-level change from the reference that counts a paper pixel as changed
 	PaperMinV   int // minimum brightness (max of B, G, R) of a paper pixel
 	PaperMaxS   int // maximum saturation (max-min of B, G, R) of a paper pixel
+	// A still frame (Motion at most BackgroundMaxMotion) with at most BackgroundMaxPaper
+	// paper becomes the background; a pixel differs from it by more than ForegroundDelta.
+	BackgroundMaxPaper  float64
+	BackgroundMaxMotion float64
+	ForegroundDelta     int
 }
 
 // DefaultAnalyzerConfig works on a 160-pixel-wide copy of the frame.
 func DefaultAnalyzerConfig() AnalyzerConfig {
-	return AnalyzerConfig{Width: 160, MotionDelta: 14, ChangeDelta: 40, PaperMinV: 150, PaperMaxS: 45}
+	return AnalyzerConfig{Width: 160, MotionDelta: 14, ChangeDelta: 40, PaperMinV: 150, PaperMaxS: 45,
+		BackgroundMaxPaper: 0.005, BackgroundMaxMotion: 0.003, ForegroundDelta: 30}
 }
 
 // Analyzer computes Stats frame after frame. It keeps the previous downscaled frame for
@@ -53,6 +64,7 @@ type Analyzer struct {
 	paper []bool  // current frame's paper mask
 	ref   []uint8 // reference grey levels, nil when there is none
 	refP  []bool  // reference paper mask
+	bg    []uint8 // background (empty table) grey levels, nil until one is seen
 }
 
 // NewAnalyzer makes an Analyzer; Close it to free its downscaled Mat.
@@ -83,7 +95,7 @@ func (a *Analyzer) Analyze(frame gocv.Mat) (Stats, error) {
 	if w != a.w || h != a.h {
 		// New geometry: forget the previous frame and the reference.
 		a.w, a.h = w, h
-		a.grey, a.prev, a.ref, a.refP = make([]uint8, w*h), nil, nil, nil
+		a.grey, a.prev, a.ref, a.refP, a.bg = make([]uint8, w*h), nil, nil, nil, nil
 		a.paper = make([]bool, w*h)
 	}
 	// cv::resize (INTER_AREA) averages the pixels of each cell: it also smooths sensor noise.
@@ -101,7 +113,8 @@ func (a *Analyzer) Analyze(frame gocv.Mat) (Stats, error) {
 // stats runs the one pass over the downscaled BGR pixels px.
 func (a *Analyzer) stats(px []uint8) Stats {
 	n := a.w * a.h
-	var moving, paper, skin, refPaper, changed int
+	var moving, paper, skin, refPaper, changed, hands int
+	fgDelta := a.cfg.ForegroundDelta
 	motionDelta, changeDelta := a.cfg.MotionDelta, a.cfg.ChangeDelta
 	minV, maxS := a.cfg.PaperMinV, a.cfg.PaperMaxS
 	for i := 0; i < n; i++ {
@@ -116,8 +129,12 @@ func (a *Analyzer) stats(px []uint8) Stats {
 			paper++
 		}
 		// Kovac et al.'s daylight skin rule in RGB.
-		if r > 95 && g > 40 && b > 20 && hi-lo > 15 && r-g > 15 && r > b {
+		isSkin := r > 95 && g > 40 && b > 20 && hi-lo > 15 && r-g > 15 && r > b
+		if isSkin {
 			skin++
+			if a.bg != nil && absInt(y-int(a.bg[i])) > fgDelta {
+				hands++
+			}
 		}
 		if a.prev != nil && absInt(y-int(a.prev[i])) > motionDelta {
 			moving++
@@ -130,7 +147,8 @@ func (a *Analyzer) stats(px []uint8) Stats {
 		}
 	}
 	s := Stats{Paper: float64(paper) / float64(n), Skin: float64(skin) / float64(n)}
-	if a.prev != nil {
+	hadPrev := a.prev != nil
+	if hadPrev {
 		s.Motion = float64(moving) / float64(n)
 	} else {
 		a.prev = make([]uint8, n)
@@ -138,7 +156,12 @@ func (a *Analyzer) stats(px []uint8) Stats {
 	if refPaper > 0 {
 		s.Change = float64(changed) / float64(refPaper)
 	}
+	s.Hands = float64(hands) / float64(n)
 	copy(a.prev, a.grey)
+	// An empty, still table becomes the background (following slow changes of light).
+	if hadPrev && s.Paper <= a.cfg.BackgroundMaxPaper && s.Motion <= a.cfg.BackgroundMaxMotion {
+		a.bg = append(a.bg[:0], a.grey...)
+	}
 	return s
 }
 

@@ -14,6 +14,9 @@ type DetectorConfig struct {
 	// seen so far in a still frame: more means hands resting on the sheet. 0 turns the test
 	// off (the default: a wooden table is skin-coloured too, and the sheet hides some of it).
 	MaxSkinRise float64
+	// MaxHands, when positive, is the largest Stats.Hands of a still frame: hands resting
+	// on the sheet are not a settled sheet.
+	MaxHands float64
 	// MinChange is the Stats.Change that counts as the sheet having left the table or
 	// been covered since it was taken; DisturbedFor frames of it re-arm the detector.
 	MinChange    float64
@@ -23,7 +26,7 @@ type DetectorConfig struct {
 // DefaultDetectorConfig takes a sheet after 0.6 s without motion.
 func DefaultDetectorConfig() DetectorConfig {
 	return DetectorConfig{StillFor: 600 * time.Millisecond, MaxMotion: 0.003, MinPaper: 0.02,
-		MinChange: 0.25, DisturbedFor: 2}
+		MaxHands: 0.03, MinChange: 0.25, DisturbedFor: 2}
 }
 
 // Phase is what the Detector thinks is on the table.
@@ -80,7 +83,7 @@ func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
 		}
 		return false
 	}
-	still := present && s.Motion <= d.cfg.MaxMotion &&
+	still := present && s.Motion <= d.cfg.MaxMotion && (d.cfg.MaxHands <= 0 || s.Hands <= d.cfg.MaxHands) &&
 		(d.cfg.MaxSkinRise <= 0 || s.Skin-d.minSkin <= d.cfg.MaxSkinRise)
 	if !still {
 		d.phase = Waiting

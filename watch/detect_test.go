@@ -49,7 +49,13 @@ func plainSheet(torn ...image.Rectangle) (image.Image, *synth.Mask) {
 // writeTestVideo writes a video of the fresh sheet then one shot per torn state.
 func writeTestVideo(t testing.TB, w, h int, states ...[]image.Rectangle) (string, synth.VideoTruth) {
 	t.Helper()
-	spec := synth.VideoSpec{W: w, H: h, FPS: 15, Seed: 1}
+	return writeTestVideoSpec(t, synth.VideoSpec{W: w, H: h, FPS: 15, Seed: 1}, states...)
+}
+
+// writeTestVideoSpec is writeTestVideo with the video's other settings from spec.
+func writeTestVideoSpec(t testing.TB, spec synth.VideoSpec, states ...[]image.Rectangle) (string, synth.VideoTruth) {
+	t.Helper()
+	w, h := spec.W, spec.H
 	poses := []struct{ x, y, a float64 }{{0.5, 0.5, 3}, {0.45, 0.52, -12}, {0.55, 0.48, 20}, {0.5, 0.5, 180}}
 	for i, torn := range states {
 		img, m := plainSheet(torn...)
@@ -98,11 +104,17 @@ func (f *fakeReferee) Tear(p int, t judge.Tear, fr *Frame) (judge.TearRuling, []
 func TestEveryShotSettlesOnce(t *testing.T) {
 	cases := []struct {
 		name string
-		w, h int
-	}{{"640x480", 640, 480}, {"1280x720", 1280, 720}}
+		spec synth.VideoSpec
+	}{
+		{"640x480", synth.VideoSpec{W: 640, H: 480, FPS: 15, Seed: 1}},
+		{"1280x720", synth.VideoSpec{W: 1280, H: 720, FPS: 15, Seed: 1}},
+		// Hands resting on the sheet for a second, under a lamp: not a settled sheet.
+		{"hands resting", synth.VideoSpec{W: 640, H: 480, FPS: 15, Seed: 2, HandsStill: 15, Light: 0.4}},
+		{"10 fps", synth.VideoSpec{W: 640, H: 360, FPS: 10, Seed: 3, Still: 12, Hands: 5, Empty: 5, Slide: 4, Lift: 3}},
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path, truth := writeTestVideo(t, tc.w, tc.h, nil,
+			path, truth := writeTestVideoSpec(t, tc.spec, nil,
 				[]image.Rectangle{image.Rect(0, 0, 60, 50)},
 				[]image.Rectangle{image.Rect(0, 0, 60, 50), image.Rect(150, 250, 210, 297)})
 			src, err := OpenSource(path)
@@ -122,7 +134,7 @@ func TestEveryShotSettlesOnce(t *testing.T) {
 			}
 			assert.Equal(t, []int{0}, ref.fresh)
 			assert.Equal(t, []judge.Tear{{Kind: judge.KindUse, Skill: "A"}, {Kind: judge.KindDamage, Skill: "A"}}, ref.tears)
-			assert.Equal(t, []int{tc.h, tc.h}, ref.frames)
+			assert.Equal(t, []int{tc.spec.H, tc.spec.H}, ref.frames)
 			assert.Equal(t, truth.Frames, res.Frames)
 			require.Len(t, res.Rulings.Players[0].Tears, 2)
 			assert.Equal(t, PhotoName(res.Settled[1]), res.Rulings.Players[0].Tears[0].Photo)

@@ -39,7 +39,12 @@ type VideoSpec struct {
 	Table image.Image
 	// Phase lengths in frames; 0 takes the default in brackets.
 	Empty, Slide, Still, Hands, Lift int // [8, 6, 20, 8, 5]
-	Shots                            []VideoShot
+	// HandsStill is how many frames the hands that laid the sheet down rest motionless on
+	// it before they withdraw (0: they never rest). Such frames are not a settled sheet.
+	HandsStill int
+	// Light darkens the frame away from a lamp, by up to this fraction (0..0.6).
+	Light float64
+	Shots []VideoShot
 }
 
 // VideoTruth says where each shot lies still in the video written.
@@ -102,6 +107,10 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 	defer table.Close()
 	noise := gocv.NewMatWithSize(spec.H, spec.W, gocv.MatTypeCV8UC3)
 	defer noise.Close()
+	light := lightMat(rng, spec.W, spec.H, spec.Light)
+	defer light.Close()
+	lit := gocv.NewMat()
+	defer lit.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
 
@@ -110,7 +119,12 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 	write := func(m gocv.Mat) error {
 		// A little sensor noise, different in every frame.
 		gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
-		gocv.Add(m, noise, &frame)
+		if spec.Light > 0 {
+			gocv.MultiplyWithParams(m, light, &lit, 1.0/255, -1)
+			gocv.Add(lit, noise, &frame)
+		} else {
+			gocv.Add(m, noise, &frame)
+		}
 		if err := vw.Write(frame); err != nil {
 			return fmt.Errorf("write video %s: frame %d: %w", path, n, err)
 		}
@@ -143,6 +157,23 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 			}
 		}
 		still := sh.compose(table, 0, 0, 0)
+		// The hands that laid the sheet down may rest on it a while, then withdraw.
+		for i := 0; i < spec.HandsStill+3 && spec.HandsStill > 0; i++ {
+			m := still.Clone()
+			if i < spec.HandsStill {
+				drawHands(m, nil, sh.shot.CenterX, sh.shot.CenterY, float64(spec.H), 0.5)
+			} else {
+				k := float64(i - spec.HandsStill + 1)
+				drawHands(m, nil, sh.shot.CenterX, sh.shot.CenterY+k*float64(spec.H)*0.25, float64(spec.H), 0.5)
+			}
+			err := write(m)
+			m.Close()
+			if err != nil {
+				still.Close()
+				sh.close()
+				return truth, err
+			}
+		}
 		first := n
 		for i := 0; i < spec.Still; i++ {
 			if err := write(still); err != nil {
@@ -160,7 +191,7 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 		// Hands come over the sheet, then lift it away to be torn.
 		for i := 0; i < spec.Hands; i++ {
 			m := still.Clone()
-			drawHands(m, rng, shot.CenterX, shot.CenterY, float64(spec.H), float64(i)/float64(spec.Hands))
+			drawHands(m, rng, sh.shot.CenterX, sh.shot.CenterY, float64(spec.H), float64(i)/float64(spec.Hands))
 			err := write(m)
 			m.Close()
 			if err != nil {
@@ -173,7 +204,7 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 		for i := 0; i < spec.Lift; i++ {
 			f := float64(i+1) / float64(spec.Lift)
 			m := sh.compose(table, 0, -f*float64(spec.H), -f*20)
-			drawHands(m, rng, shot.CenterX, shot.CenterY-f*float64(spec.H), float64(spec.H), 1)
+			drawHands(m, rng, sh.shot.CenterX, sh.shot.CenterY-f*float64(spec.H), float64(spec.H), 1)
 			err := write(m)
 			m.Close()
 			if err != nil {
@@ -204,6 +235,27 @@ func tableMat(rng *rand.Rand, w, h int) gocv.Mat {
 			b[i] = uint8(45 * k)
 			b[i+1] = uint8(85 * k)
 			b[i+2] = uint8(135 * k)
+		}
+	}
+	m, err := matFromBytes(h, w, gocv.MatTypeCV8UC3, b)
+	if err != nil {
+		panic(err) // only on a size mismatch, which the loop above rules out
+	}
+	return m
+}
+
+// lightMat is the lamp's light over the table: 255 under it, falling off by up to
+// strength away from it (8UC3, multiplied into each frame / 255).
+func lightMat(rng *rand.Rand, w, h int, strength float64) gocv.Mat {
+	b := make([]byte, w*h*3)
+	lx, ly := rng.Float64()*float64(w), rng.Float64()*float64(h)
+	diag := math.Hypot(float64(w), float64(h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			d := math.Hypot(float64(x)-lx, float64(y)-ly) / diag
+			v := uint8(255 * (1 - strength*math.Min(1, d)))
+			i := 3 * (y*w + x)
+			b[i], b[i+1], b[i+2] = v, v, v
 		}
 	}
 	m, err := matFromBytes(h, w, gocv.MatTypeCV8UC3, b)
@@ -343,12 +395,18 @@ func (l *shotLayer) compose(table gocv.Mat, dx, dy, dAngle float64) gocv.Mat {
 }
 
 // drawHands draws two skin-coloured hands (a palm and fingers each) near (cx, cy), moving
-// with phase 0..1.
+// with phase 0..1 and trembling a little (not when rng is nil: resting hands).
 func drawHands(m gocv.Mat, rng *rand.Rand, cx, cy, size, phase float64) {
 	skin := color.RGBA{R: 215, G: 160, B: 130, A: 255}
+	jitter := func() float64 {
+		if rng == nil {
+			return 0
+		}
+		return rng.Float64() * 6
+	}
 	for side := -1.0; side <= 1; side += 2 {
-		x := cx + side*size*(0.28-0.12*phase) + rng.Float64()*6
-		y := cy + size*(0.25-0.2*phase) + rng.Float64()*6
+		x := cx + side*size*(0.28-0.12*phase) + jitter()
+		y := cy + size*(0.25-0.2*phase) + jitter()
 		palm := image.Pt(int(x), int(y))
 		gocv.Ellipse(&m, palm, image.Pt(int(size*0.09), int(size*0.12)), side*20, 0, 360, skin, -1)
 		for f := 0; f < 4; f++ {
