@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // ErrNoDisplay means there is no X11 or Wayland display to open a window on.
-var ErrNoDisplay = errors.New("no display (DISPLAY and WAYLAND_DISPLAY are unset)")
+var ErrNoDisplay = errors.New("no display (DISPLAY and WAYLAND_DISPLAY name no display that is there)")
 
 // Display is the --display window: the live view with the detector's phase and the last
 // ruling drawn over it. Show must be called from the capture goroutine (OpenCV's HighGUI
@@ -29,8 +30,34 @@ type Display struct {
 	quit bool
 }
 
-// HaveDisplay reports whether a window can be opened.
-func HaveDisplay() bool { return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" }
+// HaveDisplay reports whether a window can be opened: a local X11 display whose socket
+// exists, a remote one (host:N, not checked), or a Wayland socket. OpenCV's GTK backend
+// aborts the process when it cannot open the display, so this is checked first.
+func HaveDisplay() bool {
+	if w := os.Getenv("WAYLAND_DISPLAY"); w != "" {
+		if filepath.IsAbs(w) {
+			if _, err := os.Stat(w); err == nil {
+				return true
+			}
+		} else if _, err := os.Stat(filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), w)); err == nil {
+			return true
+		}
+	}
+	d := os.Getenv("DISPLAY")
+	if d == "" {
+		return false
+	}
+	host, num, ok := strings.Cut(d, ":")
+	if !ok {
+		return false
+	}
+	if host != "" && host != "unix" {
+		return true // a remote display (e.g. ssh -X): trust it
+	}
+	num, _, _ = strings.Cut(num, ".")
+	_, err := os.Stat("/tmp/.X11-unix/X" + num)
+	return err == nil
+}
 
 // NewDisplay checks for a display; the window itself opens at the first Show.
 func NewDisplay() (*Display, error) {

@@ -104,3 +104,23 @@ func TestVideoWithoutSheet(t *testing.T) {
 type fileOnly struct{ *unplugged }
 
 func (f *fileOnly) Live() bool { return false }
+
+func TestHaveDisplay(t *testing.T) {
+	cases := []struct {
+		display, wayland string
+		want             bool
+	}{
+		{"", "", false},
+		{":97", "", false}, // no /tmp/.X11-unix/X97 here
+		{"garbage", "", false},
+		{"otherhost:0", "", true},
+		{"", "/nonexistent/wayland-0", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.display+"|"+tc.wayland, func(t *testing.T) {
+			t.Setenv("DISPLAY", tc.display)
+			t.Setenv("WAYLAND_DISPLAY", tc.wayland)
+			assert.Equal(t, tc.want, HaveDisplay())
+		})
+	}
+}
