@@ -13,9 +13,9 @@ import (
 
 // Tuning constants, found on rendered handwriting fonts (see locate_test.go).
 const (
-	wordGap     = 0.3  // components join when their gap is below this fraction of letter size
-	minSimilar  = 0.4  // below this similarity a region is not taken for a skill
-	squareWords = 2.2  // regions with long/short side below this are also read at ±90°
+	wordGap     = 0.3 // components join when their gap is below this fraction of letter size
+	minSimilar  = 0.4 // below this similarity a region is not taken for a skill
+	squareWords = 2.2 // regions with long/short side below this are also read at ±90°
 )
 
 // readModes are the page segmentation modes each view is read in: a single text line (7),
@@ -87,21 +87,48 @@ func orientations(rg *region, w int) []*region {
 
 // bestView is the view of c that reads most like skill, and its similarity.
 func (c *candidate) bestView(skill string) (*view, float64) {
-	var best *view
-	bs := -1.0
+	// The readings of one orientation (one per read mode) are taken together: a skill must
+	// read well in the modes on average, not in one lucky read among many.
+	type orient struct {
+		best     *view
+		bestSim  float64
+		sum      float64
+		n        int
+		tieBreak float64
+	}
+	byRg := map[*region]*orient{}
+	var order []*region
 	for _, v := range c.views {
 		if v.rd == nil {
 			continue
 		}
-		s := similarity(v.rd.folded(), skill) + 0.05*v.rd.conf/100
+		o := byRg[v.rg]
+		if o == nil {
+			o = &orient{bestSim: -1}
+			byRg[v.rg] = o
+			order = append(order, v.rg)
+		}
+		s := similarity(v.rd.folded(), skill)
+		o.sum += s
+		o.n++
+		o.tieBreak += 0.05 * v.rd.conf / 100
+		if s > o.bestSim {
+			o.best, o.bestSim = v, s
+		}
+	}
+	var best *orient
+	bs := -1.0
+	for _, rg := range order {
+		o := byRg[rg]
+		s := (0.5*o.sum/float64(o.n) + 0.5*o.bestSim) + o.tieBreak/float64(o.n)
 		if s > bs {
-			best, bs = v, s
+			best, bs = o, s
 		}
 	}
 	if best == nil {
 		return nil, 0
 	}
-	return best, similarity(best.rd.folded(), skill)
+	return best.best, 0.5*best.sum/float64(best.n) + 0.5*best.bestSim
 }
 
 // Locate finds each declared skill on a rectified fresh sheet (BGR, sheet frame at pxPerMM px/mm,
@@ -166,6 +193,9 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		out[k].Located = len(lay)
 		out[k].Confidence = round3(confidence(m.sim, m.margin) * segConf)
 		out[k].Notes = append(out[k].Notes, fmt.Sprintf("read %q (%.0f%% like the name)", m.view.rd.text, 100*m.sim))
+		if m.sim < 0.6 {
+			out[k].Notes = append(out[k].Notes, "weak read: the ink may be another word; confirm before ruling on it")
+		}
 		out[k].Notes = append(out[k].Notes, notes...)
 	}
 	return out, nil
