@@ -33,14 +33,13 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	r, err := pickSheet(loc)
-	if errors.Is(err, ErrNoSheet) {
-		// Colour models found nothing sheet-like (white on a light table, say): GrabCut.
+	if errors.Is(err, ErrNoSheet) || errors.Is(err, ErrSheetCutOff) {
+		// The colour models found nothing sheet-like (white on a light table, a table
+		// colour close to the paper's): try GrabCut, and keep its answer if it finds a sheet.
 		gc := locateGrabCut(bgr)
-		if r2, err2 := pickSheet(gc); err2 == nil || !errors.Is(err2, ErrNoSheet) {
-			loc, r, err = gc, r2, err2
-			if err == nil {
-				loc.fg = nil
-			}
+		if r2, err2 := pickSheet(gc); err2 == nil {
+			loc, r, err = gc, r2, nil
+			loc.fg = nil
 		}
 	}
 	if err != nil {

@@ -35,6 +35,9 @@ type SheetImage struct {
 
 	feat     *features  // ORB features of the fresh sheet, computed on first Register
 	paperLab *colorHist // colour model of this sheet's paper
+	ink      []byte     // fresh sheets: ink mask at frame resolution, computed on demand
+	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
+	lo, hi   []byte     // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
 }
 
 // Close releases the Mats. It is safe to call more than once.
@@ -134,13 +137,16 @@ func float32s(m gocv.Mat) []float32 {
 // matBytes returns a copy of a Mat's pixels (continuous, row-major).
 func matBytes(m gocv.Mat) []byte { return m.ToBytes() }
 
-// newMask builds a CV_8UC1 Mat from bytes; the caller closes it.
+// newMask builds a CV_8UC1 Mat holding a copy of data; the caller closes it. (gocv's
+// NewMatFromBytes shares the Go slice with OpenCV, so an in-place operation on the Mat would
+// silently rewrite the slice: the copy keeps the two apart.)
 func newMask(w, h int, data []byte) gocv.Mat {
 	m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, data)
 	if err != nil {
 		panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", w, h, err)) // programming error
 	}
-	return m
+	defer m.Close()
+	return m.Clone()
 }
 
 func colorRGBA(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }

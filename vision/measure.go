@@ -16,7 +16,7 @@ import (
 // The removed region is the before-mask minus the after-mask, opened with a disk of
 // SliverMM diameter: misregistration leaves slivers a fraction of a millimetre wide along the
 // untorn edges, and no tear removes a strip that thin. Blobs smaller than MinPieceMM2 are
-// then ignored as slivers (a thumb-nail of paper; the template is 968 mm²). A piece touches
+// then ignored as slivers (a 3.5 mm square; the template is 968 mm²). A piece touches
 // the outer edge when it comes within EdgeTouchMM of paper-less area of the before-sheet
 // (the frame's own edge, or an earlier tear's edge).
 
@@ -24,7 +24,7 @@ const (
 	// SliverMM is the width below which a strip of missing paper is registration noise.
 	SliverMM = 1.5
 	// MinPieceMM2 is the documented floor: removed blobs smaller than this are not pieces.
-	MinPieceMM2 = 40.0
+	MinPieceMM2 = 12.0
 	// EdgeTouchMM is how close a piece must come to the before-sheet's outer edge.
 	EdgeTouchMM = 1.5
 )

@@ -46,7 +46,7 @@ func refinePoints(fresh *SheetImage, gray gocv.Mat) []pt {
 // refineH improves h (sheet mm -> photo px) by patch correlation. paperOK tells whether a
 // frame-px position is paper in the photo. It returns the refined homography, the RMS
 // residual of the patch displacements in mm, and the number of patches used.
-func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) (homog, float64, int) {
+func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) (homog, float64, int, []pair) {
 	ppm := fresh.PxPerMM
 	fg := gocv.NewMat()
 	defer fg.Close()
@@ -63,6 +63,7 @@ func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) 
 	A := homog{1 / ppm, 0, 0.5 / ppm, 0, 1 / ppm, 0.5 / ppm, 0, 0, 1} // frame px -> mm
 	Ai := A.inv()
 	resid, used := math.NaN(), 0
+	var pairs []pair
 	pg := gocv.NewMat()
 	defer pg.Close()
 	gocv.CvtColor(bgr, &pg, gocv.ColorBGRToGray)
@@ -101,14 +102,22 @@ func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) 
 			se += e * e
 		}
 		resid, used = math.Sqrt(se/float64(len(is)))/ppm, len(is)
+		pairs = pairs[:0]
+		hA := h.mul(A)
+		for i := range is {
+			pairs = append(pairs, pair{u: A.apply(is[i]), v: hA.apply(id[i])})
+		}
 		h = h.mul(A).mul(c).mul(Ai)
 		for i := range h {
 			h[i] /= h[8]
 		}
 		_ = round
 	}
-	return h, resid, used
+	return h, resid, used, pairs
 }
+
+// pair is a correspondence: sheet-frame mm u seen at photo px v.
+type pair struct{ u, v pt }
 
 // matchPatch finds the fresh patch around p in the warped photo within ±sr px; it returns the
 // displacement with sub-pixel precision.

@@ -1,6 +1,12 @@
 package vision
 
-import "time"
+import (
+	"os"
+	"time"
+)
+
+// debugDir, when set (VISION_DEBUG_DIR), receives intermediate images.
+var debugDir = os.Getenv("VISION_DEBUG_DIR")
 
 // traceT, when not nil, collects stage timings (tests and benchmarks only).
 var traceT map[string]time.Duration

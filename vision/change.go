@@ -1,0 +1,205 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// Change detection against the fresh sheet.
+//
+// Colour alone cannot tell a shaded part of a pale sheet from a pale table. But once a photo
+// is registered, tearcam knows what every point of the paper looked like on the fresh sheet.
+// Where paper remains, the new photo equals the fresh one up to lighting: a per-channel gain
+// that varies slowly across the sheet. tearcam estimates that gain field from the pixels the
+// colour models call paper with confidence (per-millimetre cells, then normalised convolution
+// with a Gaussian of changeSigmaMM, so it extrapolates smoothly over torn-away areas), predicts
+// each pixel as gain x fresh, and calls it paper when the prediction holds within changeTol.
+// Ink is predicted along with the paper it is on, so strokes need no special handling; the
+// table showing through a tear matches the prediction only if it looks like lit paper and ink.
+
+const (
+	changeSigmaMM = 12.0
+	changeTol     = 0.10
+)
+
+// changePaper returns, for the frame (sz, no margin), 255 where the photo matches the fresh
+// sheet under a smooth lighting change, 0 where it does not, or nil when too little paper is
+// known to estimate the lighting. wb is the blurred, warped photo with margin off (fw wide);
+// conf marks confident paper pixels in the same layout.
+func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
+	// Three rounds: each round's paper (away from its edges) trains the next round's lighting,
+	// so the estimate spreads into shaded parts of the sheet the colour models missed.
+	out := changeRound(fresh, wb, fw, off, sz, conf)
+	for round := 1; round < 3 && out != nil; round++ {
+		c := make([]byte, len(conf))
+		m := newMask(sz.X, sz.Y, out)
+		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(3*fresh.PxPerMM)|1, int(3*fresh.PxPerMM)|1))
+		gocv.Erode(m, &m, k)
+		k.Close()
+		eb := m.ToBytes()
+		m.Close()
+		for y := 0; y < sz.Y; y++ {
+			copy(c[(y+off)*fw+off:(y+off)*fw+off+sz.X], eb[y*sz.X:(y+1)*sz.X])
+		}
+		next := changeRound(fresh, wb, fw, off, sz, c)
+		if next == nil {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
+	fb := freshBlur(fresh)
+	lo, hi := freshRange(fresh)
+	ink := freshInk(fresh)
+	ppm := int(math.Round(fresh.PxPerMM))
+	cw, ch := (sz.X+ppm-1)/ppm, (sz.Y+ppm-1)/ppm
+	sum := make([]float32, 3*cw*ch)
+	cnt := make([]float32, cw*ch)
+	known := 0
+	for y := 0; y < sz.Y; y++ {
+		for x := 0; x < sz.X; x++ {
+			j := y*sz.X + x
+			i := (y+off)*fw + x + off
+			if conf[i] == 0 || ink[j] != 0 {
+				continue
+			}
+			c := (y/ppm)*cw + x/ppm
+			for k := 0; k < 3; k++ {
+				sum[3*c+k] += float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+			}
+			cnt[c]++
+			known++
+		}
+	}
+	if known < sz.X*sz.Y/50 {
+		return nil
+	}
+	// Normalised convolution on the cell grid.
+	sm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(sum))
+	if err != nil {
+		return nil
+	}
+	defer sm.Close()
+	cm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32F, f32bytes(cnt))
+	if err != nil {
+		return nil
+	}
+	defer cm.Close()
+	bs, bc := gocv.NewMat(), gocv.NewMat()
+	defer bs.Close()
+	defer bc.Close()
+	k := int(6*changeSigmaMM) | 1
+	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), changeSigmaMM, changeSigmaMM, gocv.BorderReplicate)
+	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), changeSigmaMM, changeSigmaMM, gocv.BorderReplicate)
+	bsv, bcv := float32s(bs), float32s(bc)
+	// Global gain for cells with no support nearby.
+	var gs [3]float64
+	var gn float64
+	for c := range cnt {
+		for k := 0; k < 3; k++ {
+			gs[k] += float64(sum[3*c+k])
+		}
+		gn += float64(cnt[c])
+	}
+	gain := make([]float32, 3*cw*ch)
+	for c := range cnt {
+		for k := 0; k < 3; k++ {
+			if bcv[c] > 0.5 {
+				gain[3*c+k] = bsv[3*c+k] / bcv[c]
+			} else {
+				gain[3*c+k] = float32(gs[k] / gn)
+			}
+		}
+	}
+	out := make([]byte, sz.X*sz.Y)
+	for y := 0; y < sz.Y; y++ {
+		// bilinear position in the cell grid (cell centres at (c+0.5)*ppm)
+		gy := (float64(y)+0.5)/float64(ppm) - 0.5
+		y0 := int(math.Floor(gy))
+		fy := float32(gy - float64(y0))
+		y0c, y1c := clampi(y0, 0, ch-1), clampi(y0+1, 0, ch-1)
+		for x := 0; x < sz.X; x++ {
+			gx := (float64(x)+0.5)/float64(ppm) - 0.5
+			x0 := int(math.Floor(gx))
+			fx := float32(gx - float64(x0))
+			x0c, x1c := clampi(x0, 0, cw-1), clampi(x0+1, 0, cw-1)
+			j := y*sz.X + x
+			i := (y+off)*fw + x + off
+			var d, p float32
+			for k := 0; k < 3; k++ {
+				g := (1-fx)*(1-fy)*gain[3*(y0c*cw+x0c)+k] + fx*(1-fy)*gain[3*(y0c*cw+x1c)+k] +
+					(1-fx)*fy*gain[3*(y1c*cw+x0c)+k] + fx*fy*gain[3*(y1c*cw+x1c)+k]
+				// The prediction is an interval: the fresh sheet's darkest to brightest value
+				// within half a millimetre, so a registration error that small does not turn
+				// the edges of ink strokes into "removed".
+				a := float32(wb[3*i+k])
+				pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
+				if a < pl {
+					d += pl - a
+				} else if a > ph {
+					d += a - ph
+				}
+				p += g * float32(fb[3*j+k])
+			}
+			if d/(p+30) < changeTol {
+				out[j] = 255
+			}
+		}
+	}
+	return out
+}
+
+func clampi(v, lo, hi int) int { return max(lo, min(hi, v)) }
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func f32bytes(f []float32) []byte {
+	b := make([]byte, 4*len(f))
+	for i, v := range f {
+		u := math.Float32bits(v)
+		b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
+	}
+	return b
+}
+
+// freshBlur is the fresh image blurred like the warped photos (3x3 Gaussian). Cached.
+func freshBlur(fresh *SheetImage) []byte {
+	if fresh.blur != nil {
+		return fresh.blur
+	}
+	b := gocv.NewMat()
+	defer b.Close()
+	gocv.GaussianBlur(fresh.Image, &b, image.Pt(3, 3), 0, 0, gocv.BorderReflect101)
+	fresh.blur = b.ToBytes()
+	return fresh.blur
+}
+
+// freshRange is the fresh image's per-channel minimum and maximum over a 5x5 neighbourhood
+// (of the 3x3-blurred image). Cached.
+func freshRange(fresh *SheetImage) ([]byte, []byte) {
+	if fresh.lo != nil {
+		return fresh.lo, fresh.hi
+	}
+	b := gocv.NewMat()
+	defer b.Close()
+	gocv.GaussianBlur(fresh.Image, &b, image.Pt(3, 3), 0, 0, gocv.BorderReflect101)
+	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
+	defer k.Close()
+	lo, hi := gocv.NewMat(), gocv.NewMat()
+	defer lo.Close()
+	defer hi.Close()
+	gocv.Erode(b, &lo, k)
+	gocv.Dilate(b, &hi, k)
+	fresh.lo, fresh.hi = lo.ToBytes(), hi.ToBytes()
+	return fresh.lo, fresh.hi
+}
