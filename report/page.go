@@ -11,7 +11,7 @@ const pageHTML = `<!doctype html>
 :root { --valid: #1a7f37; --faux: #c2410c; --undecided: #6e7781; --ink: #1f2328; --line: #d0d7de; }
 * { box-sizing: border-box; }
 body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
-       margin: 0 auto; padding: 12px; max-width: 1100px; }
+       margin: 0 auto; padding: 12px; max-width: 1100px; overflow-wrap: anywhere; }
 h1 { font-size: 1.4rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .4rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 .meta { color: #57606a; font-size: .9rem; }

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// photo is a w x h JPEG, like the thumbnails tearcam inlines.
+func photo(t *testing.T, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 200, 255})
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, jpeg.Encode(&b, img, nil))
+	return b.Bytes()
+}
+
+// TestReadableOnAPhone renders a report in headless Chromium at a phone's width: nothing
+// may stick out sideways, and every inlined image must load.
+func TestReadableOnAPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s not found (install Debian's chromium)", chromiumPath)
+	}
+	p := samplePage()
+	big := photo(t, 720, 960)
+	p.Players[0].Sheet = big
+	p.Players[0].Tears = []Tear{{Before: big, After: photo(t, 720, 540), Annotated: big}, {Before: big}}
+	p.Rulings.Players[0].Tears[1].Photo = "a-very-long-photo-name-without-any-break-at-all-0123456789abcdef0123456789.jpg"
+	p.Rulings.Players[0].Tears[2].UndecidedReason = "letter 7 (i) of Dog Training is ambiguous; letter 10 (n) of Dog Training is ambiguous; " +
+		"measurement refused: some-extremely-long-file-name-that-never-breaks-0123456789abcdef0123456789.jpg"
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	path := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelT()
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Navigate("file://"+path)))
+	width, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, width, 390, "the page is wider than a phone's screen")
+	broken, err := chromedp.Run(ctx, chromedp.Evaluate[int](`Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).length`))
+	require.NoError(t, err)
+	assert.Equal(t, 0, broken, "every inlined image loads")
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.images.length`))
+	require.NoError(t, err)
+	assert.Equal(t, 5, shown)
+	widest, err := chromedp.Run(ctx, chromedp.Evaluate[int](`Math.max(...Array.from(document.images).map(i => i.getBoundingClientRect().right))`))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, widest, 390, "images fit the screen")
+}
