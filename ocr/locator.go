@@ -58,18 +58,18 @@ func NewLocator(workers int) (*Locator, error) {
 }
 
 func checkLanguageData() error {
-	dirs := []string{}
+	// TESSDATA_PREFIX, when set, is where Tesseract looks: the data must be there.
 	if p := os.Getenv("TESSDATA_PREFIX"); p != "" {
-		dirs = append(dirs, p, filepath.Join(p, "tessdata"))
+		for _, d := range []string{p, filepath.Join(p, "tessdata")} {
+			if _, err := os.Stat(filepath.Join(d, "eng.traineddata")); err == nil {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w (TESSDATA_PREFIX=%s)", ErrNoLanguageData, p)
 	}
 	langs, _ := gosseract.GetAvailableLanguages()
 	if slices.Contains(langs, "eng") {
 		return nil
-	}
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "eng.traineddata")); err == nil {
-			return nil
-		}
 	}
 	return ErrNoLanguageData
 }

@@ -47,7 +47,9 @@ func (l *Locator) Reread(sheet, mask gocv.Mat, pxPerMM float64, layouts []judge.
 			switch st[i] {
 			case judge.LetterOnSheet:
 				kept = append(kept, i)
-				if ink < inkNone {
+				// Low-confidence layouts may hold outlines placed without ink of their own:
+				// no ink there proves nothing.
+				if ink < inkNone && lay.Confidence >= 0.6 {
 					notes = append(notes, fmt.Sprintf("%s: letter %d %q should be on the sheet but no ink is there", lay.Name, i+1, le.Char))
 				}
 			case judge.LetterRemoved, judge.LetterGone:
@@ -96,21 +98,41 @@ func (l *Locator) rereadWord(im *inkMap, lay judge.SkillLayout, kept []int) stri
 	if rg == nil {
 		return ""
 	}
-	first := lay.Letters[kept[0]].Outline
-	if len(first) < 2 {
+	// Reading direction: from the first kept letter's centre to the last one's.
+	a, b := quadCentre(lay.Letters[kept[0]].Outline), quadCentre(lay.Letters[kept[len(kept)-1]].Outline)
+	if math.Hypot(b.X-a.X, b.Y-a.Y) < 1 {
 		return ""
 	}
-	rg.setAngle(math.Atan2(first[1].Y-first[0].Y, first[1].X-first[0].X), im.w)
-	v := &view{rg: rg}
-	l.readAll(im, []*view{v}, whitelistFor([]string{lay.Name}))
-	if v.err != nil || v.rd == nil {
-		return ""
+	rg.setAngle(math.Atan2(b.Y-a.Y, b.X-a.X), im.w)
+	var views []*view
+	for _, psm := range readModes {
+		views = append(views, &view{rg: rg, psm: psm})
 	}
-	s := similarity(v.rd.folded(), foldLetters(want.String()))
-	if s < minSimilar {
-		return fmt.Sprintf("%s: re-read finds %q where the geometry leaves %q", lay.Name, v.rd.text, want.String())
+	l.readAll(im, views, whitelistFor([]string{lay.Name}))
+	best, bestText := -1.0, ""
+	for _, v := range views {
+		if v.err != nil || v.rd == nil {
+			continue
+		}
+		if s := similarity(v.rd.folded(), foldLetters(want.String())); s > best {
+			best, bestText = s, v.rd.text
+		}
+	}
+	// Only a definite reading of something else disagrees; reading nothing (or a letter or
+	// two) is no evidence either way.
+	if best >= 0 && best < minSimilar && len([]rune(foldLetters(bestText))) >= 3 {
+		return fmt.Sprintf("%s: re-read finds %q where the geometry leaves %q", lay.Name, bestText, want.String())
 	}
 	return ""
+}
+
+func quadCentre(q []judge.Point) judge.Point {
+	var c judge.Point
+	for _, p := range q {
+		c.X += p.X / float64(len(q))
+		c.Y += p.Y / float64(len(q))
+	}
+	return c
 }
 
 // inkIn is the fraction of the outline's pixels that are ink, and the fraction on paper
