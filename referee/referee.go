@@ -252,7 +252,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	out := judge.PlayerRulings{Name: p.Name, Sheet: sr, Tears: []judge.TearRuling{}}
 	// The last good sheet: the photo the next tear is measured against (nil data: the fresh
 	// sheet), and its registered Sheet once made.
-	var goodData []byte
+	var goodData, goodThumb []byte
 	var good Sheet
 	// skipped are the tears since the last good sheet whose photo could not be measured:
 	// paper they removed shows up in the next measurement, which cannot tell it apart.
@@ -292,10 +292,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		key = hashKey(key, t.Kind, t.Skill, t.Hit, t.Photo != "", sha, errString(readErr))
 		tr := TearImages{}
 		if pa.Images {
+			tr.Before = pa.images.Sheet
 			if goodData != nil {
-				tr.Before, _ = pa.Eye.Thumbnail(goodData, pa.thumbSide())
-			} else {
-				tr.Before = pa.images.Sheet
+				tr.Before = goodThumb
 			}
 			if data != nil {
 				tr.After, _ = pa.Eye.Thumbnail(data, pa.thumbSide())
@@ -355,7 +354,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			skipped = append(skipped, index)
 		}
 		if t.Photo != "" && !wasOut && meas.Refused == "" {
-			goodData, skipped = data, nil
+			goodData, goodThumb, skipped = data, tr.After, nil
 			if good != nil {
 				good.Close()
 			}
