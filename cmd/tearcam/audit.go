@@ -79,7 +79,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}} {
+	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", opts.DB}} {
 		if err := checkOutputFile(out.flag, out.path); err != nil {
 			return err
 		}

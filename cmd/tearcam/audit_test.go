@@ -223,6 +223,8 @@ func TestAuditBadInput(t *testing.T) {
 		{"unknown kind", []string{write("kind.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: ann-0.jpg\n    tears:\n      - {photo: ann-1.jpg, kind: rip, skill: X}\n")}, `kind.yaml:6: player "A": tear 1: unknown kind "rip"`},
 		{"no manifest", []string{filepath.Join(dir, "none.yaml")}, "none.yaml: no such file or directory"},
 		{"json folder missing", []string{manifest, "--json", filepath.Join(dir, "no", "r.json")}, "--json"},
+		{"db folder missing", []string{manifest, "--db", filepath.Join(dir, "no", "t.db")}, "--db"},
+		{"report is a folder", []string{manifest, "--report", dir}, "is a folder"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
