@@ -17,7 +17,7 @@ type benchFixture struct {
 	sheet        gocv.Mat
 }
 
-func newBenchFixture(b *testing.B) *benchFixture {
+func newBenchFixture(b testing.TB) *benchFixture {
 	f := &benchFixture{}
 	f.sheet = renderSheet(b, a4, 2)
 	f.bg1 = background(b, "wood", 1600, 1200, 3)

@@ -38,6 +38,8 @@ type SheetImage struct {
 	ink      []byte     // fresh sheets: ink mask at frame resolution, computed on demand
 	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
 	lo, hi   []byte     // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
+
+	letterHist map[letterKey]int // letters gone or in doubt after this sheet's tear (Measure)
 }
 
 // Close releases the Mats. It is safe to call more than once.

@@ -121,17 +121,18 @@ func letterState(le judge.Letter, g, bm, am []byte, w, h int, ppm float64, rad i
 			remC++
 		}
 	}
+	// A side counts when it holds at least letterMinPx pixels and 4% of the ink: a few stray
+	// pixels of mask noise do not cut a letter.
+	k := max(letterMinPx, len(ink)/25)
 	switch {
-	case goneC >= letterMinPx:
+	case goneC >= k:
 		return judge.LetterGone
-	case remC >= letterMinPx && onC >= letterMinPx:
+	case remC >= k && onC >= k:
 		return judge.LetterCut
-	case remC+remU < letterMinPx && onU == 0:
+	case remC+remU < k && onU == 0:
 		return judge.LetterOnSheet
-	case onC+onU < letterMinPx && remU == 0:
+	case onC+onU < k && remU == 0:
 		return judge.LetterRemoved
-	case remC+remU < letterMinPx && onU > 0 && remU == 0 && remC == 0:
-		return judge.LetterAmbiguous
 	}
 	return judge.LetterAmbiguous
 }

@@ -84,7 +84,15 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if d%2 == 0 {
 		d++
 	}
-	morph(&rm, d, 0)
+	// Pad with non-paper before opening: OpenCV erodes as if the image went on past its
+	// border, which would keep slivers lying along the sheet's outer edge.
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(rm, &padded, d, d, d, d, gocv.BorderConstant, colorBlack)
+	morph(&padded, d, 0)
+	inner := padded.Region(image.Rect(d, d, d+w, d+h))
+	inner.CopyTo(&rm)
+	inner.Close()
 
 	// Near the before-sheet's outer edge: not paper before, or the frame's edge, dilated.
 	outer := make([]byte, w*h)
@@ -205,6 +213,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
 	}
 	m.Letters = letterStates(before, bm, am, w, h, layouts, resid)
+	applyHistory(before, after, m.Letters)
 	for _, sl := range m.Letters {
 		for i, st := range sl.States {
 			if st == judge.LetterAmbiguous {
@@ -281,4 +290,42 @@ func pieceOutline(pm gocv.Mat, nearOuter []byte, w int, ppm float64) ([]judge.Po
 		tears = append(tears, line)
 	}
 	return outline, tears
+}
+
+// Letter history. A letter cut or removed by an earlier tear is gone for every later one,
+// whatever the pixels say (a cut letter's remaining ink still looks like a letter on the
+// sheet). Measure records, on the after-sheet, which letters are gone or in doubt, and reads
+// it back from the before-sheet the next time. So the SheetImage returned by Register carries
+// this history once it has been measured as an after-sheet; pass the same values along.
+type letterKey struct{ skill, letter int }
+
+const (
+	histGone  = 1 // removed, cut or gone
+	histDoubt = 2 // ambiguous: maybe gone
+)
+
+func applyHistory(before, after *SheetImage, ls []judge.SkillLetters) {
+	hist := make(map[letterKey]int)
+	for si := range ls {
+		for li, st := range ls[si].States {
+			k := letterKey{si, li}
+			switch before.letterHist[k] {
+			case histGone:
+				ls[si].States[li] = judge.LetterGone
+			case histDoubt:
+				if st == judge.LetterOnSheet || st == judge.LetterRemoved {
+					ls[si].States[li] = judge.LetterAmbiguous
+				}
+			}
+			switch ls[si].States[li] {
+			case judge.LetterRemoved, judge.LetterCut, judge.LetterGone:
+				hist[k] = histGone
+			case judge.LetterAmbiguous:
+				hist[k] = histDoubt
+			}
+		}
+	}
+	if after != before {
+		after.letterHist = hist
+	}
 }

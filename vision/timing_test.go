@@ -10,7 +10,7 @@ func TestTimingDebug(t *testing.T) {
 	if os.Getenv("VISION_DEBUG") == "" {
 		t.Skip()
 	}
-	f := newBenchFixture(&testing.B{})
+	f := newBenchFixture(t)
 	defer f.Close()
 	fresh, _ := Fresh(f.fresh.photo, a4)
 	defer fresh.Close()
