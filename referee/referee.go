@@ -402,8 +402,19 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 		return refuse("the untorn sheet could not be read: %v", err)
 	}
 	after, err := pa.Eye.Register(fresh, data)
+	var fallback string
 	if err != nil {
-		return refuse("%s: %v", t.Photo, err)
+		// A sheet that lost much of its paper may no longer match the fresh sheet well
+		// enough; the last measured sheet is in the same frame and shares what is left.
+		if b, berr := before(); berr == nil && b != fresh {
+			if a, aerr := pa.Eye.Register(b, data); aerr == nil {
+				fallback = oneLine(fmt.Sprintf("registered to the previous measured photo (to the fresh sheet: %v)", err))
+				after, err = a, nil
+			}
+		}
+		if err != nil {
+			return refuse("%s: %v", t.Photo, err)
+		}
 	}
 	b, err := before()
 	if err != nil {
@@ -416,6 +427,9 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 		return refuse("%s: %v", t.Photo, err)
 	}
 	m := res.Measurement()
+	if fallback != "" {
+		m.Notes = append(m.Notes, fallback)
+	}
 	if m.Refused != "" {
 		m.Refused = oneLine(t.Photo + ": " + m.Refused)
 		res.Close()

@@ -152,6 +152,33 @@ func TestBeforeIsLastGoodSheet(t *testing.T) {
 	assert.Equal(t, 1, eye.MeasureCalls)
 }
 
+func TestRegistrationFallsBackToThePreviousSheet(t *testing.T) {
+	photos := twoPlayerPhotos()
+	var ann3 fake.Photo
+	require.NoError(t, json.Unmarshal(photos["ann-3.jpg"], &ann3))
+	ann3.FreshError = "cannot align photo with the fresh sheet: matching features cover too little of the sheet"
+	photos["ann-3.jpg"] = fake.JSON(ann3)
+	m := writeSession(t, twoPlayers, photos)
+	r, eye := newReferee(nil)
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	tr := res.Rulings.Players[0].Tears[2]
+	assert.Equal(t, judge.Valid, tr.Verdict, tr.UndecidedReason)
+	assert.Contains(t, tr.Notes, "registered to the previous measured photo (to the fresh sheet: "+ann3.FreshError+")")
+	assert.Equal(t, eye.Opened, eye.Closed)
+
+	// The first tear has no previous sheet: refused.
+	photos = twoPlayerPhotos()
+	var ann1 fake.Photo
+	require.NoError(t, json.Unmarshal(photos["ann-1.jpg"], &ann1))
+	ann1.FreshError = "no match"
+	photos["ann-1.jpg"] = fake.JSON(ann1)
+	r, _ = newReferee(nil)
+	res, err = r.Audit(context.Background(), writeSession(t, twoPlayers, photos))
+	require.NoError(t, err)
+	assert.Equal(t, "measurement refused: ann-1.jpg: no match", res.Rulings.Players[0].Tears[0].UndecidedReason)
+}
+
 func TestResumeReusesUnchangedMeasurements(t *testing.T) {
 	m := writeSession(t, twoPlayers, twoPlayerPhotos())
 	db := storetest.MustOpenDB(t)

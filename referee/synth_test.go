@@ -44,6 +44,7 @@ type scores struct {
 	faults                           map[judge.Fault]*[3]int // true positives, false positives, false negatives
 	wrong                            []string
 	causes                           map[string]int // why unambiguous tears were undecided
+	fallbacks                        []string       // tears registered to the previous photo
 }
 
 // undecidedCause sorts an undecided reason into a few causes, for the figures' log.
@@ -95,6 +96,11 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 			id := fmt.Sprintf("%s/%s tear %d", name, pt.Name, tt.Index)
 			if got.Out && !want.Out {
 				s.outWrongly = append(s.outWrongly, fmt.Sprintf("%s: out (%s), truth in play", id, got.OutReason))
+			}
+			for _, n := range got.Notes {
+				if strings.HasPrefix(n, "registered to the previous measured photo") {
+					s.fallbacks = append(s.fallbacks, fmt.Sprintf("%s: got %s %v, want %s %v", id, got.Verdict, got.Faults, want.Verdict, want.Faults))
+				}
 			}
 			if tt.Ambiguous || want.Verdict == judge.Undecided {
 				continue
@@ -160,6 +166,9 @@ func (s *scores) report(tb testing.TB) {
 	sort.Slice(causes, func(i, j int) bool { return s.causes[causes[i]] > s.causes[causes[j]] })
 	for _, c := range causes {
 		tb.Logf("undecided because %s: %d", c, s.causes[c])
+	}
+	for _, f := range s.fallbacks {
+		tb.Log("registered to the previous photo: " + f)
 	}
 	for _, w := range s.wrong {
 		tb.Log("  " + w)

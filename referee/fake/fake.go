@@ -32,6 +32,7 @@ type Sheet struct {
 // Photo is a fake photo of a sheet after a tear.
 type Photo struct {
 	RegisterError  string  `json:"register_error,omitempty"` // Register fails with this
+	FreshError     string  `json:"fresh_error,omitempty"`    // Register to the fresh sheet (only) fails with this
 	SleepMS        int     `json:"sleep_ms,omitempty"`       // Measure takes this long
 	RemovedAreaMM2 float64 `json:"removed_area_mm2"`
 	Pieces         int     `json:"pieces"`
@@ -106,6 +107,9 @@ func (e *Eye) Register(fresh referee.Sheet, photo []byte) (referee.Sheet, error)
 	}
 	if p.RegisterError != "" {
 		return nil, errors.New(p.RegisterError)
+	}
+	if p.FreshError != "" && fresh.(*sheet).photo == nil {
+		return nil, errors.New(p.FreshError)
 	}
 	e.Opened++
 	return &sheet{fresh: fresh.(*sheet).fresh, photo: &p, closed: &e.Closed}, nil
