@@ -20,6 +20,7 @@ import (
 // table showing through a tear matches the prediction only if it looks like lit paper and ink.
 
 const (
+	changeRounds  = 2
 	changeSigmaMM = 12.0
 	changeTol     = 0.10
 )
@@ -29,10 +30,10 @@ const (
 // known to estimate the lighting. wb is the blurred, warped photo with margin off (fw wide);
 // conf marks confident paper pixels in the same layout.
 func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
-	// Three rounds: each round's paper (away from its edges) trains the next round's lighting,
+	// Two rounds: each round's paper (away from its edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
-	out := changeRound(fresh, wb, fw, off, sz, conf)
-	for round := 1; round < 3 && out != nil; round++ {
+	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)))
+	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
 		m := newMask(sz.X, sz.Y, out)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(3*fresh.PxPerMM)|1, int(3*fresh.PxPerMM)|1))
@@ -43,7 +44,11 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		for y := 0; y < sz.Y; y++ {
 			copy(c[(y+off)*fw+off:(y+off)*fw+off+sz.X], eb[y*sz.X:(y+1)*sz.X])
 		}
-		next := changeRound(fresh, wb, fw, off, sz, c)
+		step := 1
+		if round < changeRounds-1 {
+			step = int(math.Round(fresh.PxPerMM))
+		}
+		next := changeRound(fresh, wb, fw, off, sz, c, step)
 		if next == nil {
 			break
 		}
@@ -52,7 +57,9 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	return out
 }
 
-func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
+// changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
+// (for the rounds that only train the next one).
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int) []byte {
 	fb := freshBlur(fresh)
 	lo, hi := freshRange(fresh)
 	ink := freshInk(fresh)
@@ -61,8 +68,8 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
 	known := 0
-	for y := 0; y < sz.Y; y++ {
-		for x := 0; x < sz.X; x++ {
+	for y := 0; y < sz.Y; y += 2 { // every other row and column is plenty for the gain
+		for x := 0; x < sz.X; x += 2 {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
 			if conf[i] == 0 || ink[j] != 0 {
@@ -76,7 +83,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			known++
 		}
 	}
-	if known < sz.X*sz.Y/50 {
+	if known < sz.X*sz.Y/200 {
 		return nil
 	}
 	// Normalised convolution on the cell grid.
@@ -116,24 +123,30 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			}
 		}
 	}
+	// Gain at full resolution: bilinear upsampling of the cell grid (cell centres line up
+	// with pixel centres: resize maps centres to centres).
+	gm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(gain))
+	if err != nil {
+		return nil
+	}
+	defer gm.Close()
+	gf := gocv.NewMat()
+	defer gf.Close()
+	gocv.Resize(gm, &gf, image.Pt(cw*ppm, ch*ppm), 0, 0, gocv.InterpolationLinear)
+	gv, err := gf.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	gw := cw * ppm
 	out := make([]byte, sz.X*sz.Y)
-	for y := 0; y < sz.Y; y++ {
-		// bilinear position in the cell grid (cell centres at (c+0.5)*ppm)
-		gy := (float64(y)+0.5)/float64(ppm) - 0.5
-		y0 := int(math.Floor(gy))
-		fy := float32(gy - float64(y0))
-		y0c, y1c := clampi(y0, 0, ch-1), clampi(y0+1, 0, ch-1)
-		for x := 0; x < sz.X; x++ {
-			gx := (float64(x)+0.5)/float64(ppm) - 0.5
-			x0 := int(math.Floor(gx))
-			fx := float32(gx - float64(x0))
-			x0c, x1c := clampi(x0, 0, cw-1), clampi(x0+1, 0, cw-1)
+	for y := step / 2; y < sz.Y; y += step {
+		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
+			gi := 3 * (y*gw + x)
 			var d, p float32
 			for k := 0; k < 3; k++ {
-				g := (1-fx)*(1-fy)*gain[3*(y0c*cw+x0c)+k] + fx*(1-fy)*gain[3*(y0c*cw+x1c)+k] +
-					(1-fx)*fy*gain[3*(y1c*cw+x0c)+k] + fx*fy*gain[3*(y1c*cw+x1c)+k]
+				g := gv[gi+k]
 				// The prediction is an interval: the fresh sheet's darkest to brightest value
 				// within half a millimetre, so a registration error that small does not turn
 				// the edges of ink strokes into "removed".
@@ -146,8 +159,16 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				}
 				p += g * float32(fb[3*j+k])
 			}
-			if d/(p+30) < changeTol {
-				out[j] = 255
+			if d < changeTol*(p+30) {
+				if step == 1 {
+					out[j] = 255
+					continue
+				}
+				for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
+					for xx := x - step/2; xx < min(x-step/2+step, sz.X); xx++ {
+						out[yy*sz.X+xx] = 255
+					}
+				}
 			}
 		}
 	}

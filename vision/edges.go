@@ -32,6 +32,7 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 	center := q[0].add(q[1]).add(q[2]).add(q[3]).mul(0.25)
 	var lines [4]line
 	var okLine [4]bool
+	var sideEdges [4][]pt // edge points kept per side, in order along the side
 	for s := 0; s < 4; s++ {
 		a, b := q[s], q[(s+1)%4]
 		L := dist(a, b)
@@ -94,9 +95,33 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 		}
 		if len(edge) >= 15 {
 			lines[s], okLine[s] = ln, true
+			sideEdges[s] = edge
 		}
 	}
+	// A sheet that curls or waves is not quite straight from corner to corner: re-fit each
+	// corner from the quarter of each of its two sides nearest to it, when both have enough
+	// edge points, so the corner sits on the paper's real corner.
+	local := func(s int, atStart bool) (line, bool) {
+		e := sideEdges[s]
+		n := len(e) / 4
+		if !okLine[s] || n < 8 {
+			return line{}, false
+		}
+		if atStart {
+			return trimmedLine(e[:n]), true
+		}
+		return trimmedLine(e[len(e)-n:]), true
+	}
 	out := q
+	var localCorner [4]pt
+	var localOK [4]bool
+	for s := 0; s < 4; s++ {
+		l1, ok1 := local((s+3)%4, false) // previous side ends at corner s
+		l2, ok2 := local(s, true)        // side s starts at corner s
+		if ok1 && ok2 {
+			localCorner[s], localOK[s] = intersect(l1, l2)
+		}
+	}
 	for s := 0; s < 4; s++ {
 		l1, l2 := lines[(s+3)%4], lines[s]
 		if !okLine[(s+3)%4] {
@@ -107,6 +132,9 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 		}
 		if p, ok := intersect(l1, l2); ok && dist(p, q[s]) < 3*reach {
 			out[s] = p
+			if localOK[s] && dist(localCorner[s], p) < 0.02*dist(q[s], q[(s+2)%4]) {
+				out[s] = localCorner[s]
+			}
 		}
 	}
 	if !convexQuad(out) {

@@ -390,8 +390,8 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	fgH, bgH := &colorHist{}, &colorHist{}
 	nf, nb := 0, 0
-	for y := 0; y < fhh; y++ {
-		for x := 0; x < fw; x++ {
+	for y := 0; y < fhh; y += 2 { // every other row and column: plenty for a histogram
+		for x := 0; x < fw; x += 2 {
 			i := y*fw + x
 			if valid[i] != 255 {
 				continue
@@ -409,7 +409,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		}
 	}
 	prob := prob0
-	if nf > 1000 && nb > 1000 {
+	if nf > 250 && nb > 250 {
 		fgH.smoothL(1)
 		bgH.smoothL(1)
 		for i := range prob {
@@ -434,6 +434,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// pixels are pure paper while a new photo's are blurred with the table, so the change
 	// test would pull the untorn outline inwards, and the outline refinement needs the
 	// same boundary rule on both sides of the frame's edge.
+	tr("m.local2")
 	if cp := changePaper(fresh, wb, fw, off, sz, fgC); cp != nil {
 		e := int(2 * ppm)
 		for y := 0; y < sz.Y; y++ {
@@ -445,7 +446,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			}
 		}
 	}
-	tr("m.ink")
+	tr("m.change")
 	if debugDir != "" {
 		dm := newMask(fw, fhh, prob)
 		gocv.IMWrite(debugDir+"/maskframe.png", dm)
