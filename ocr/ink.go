@@ -209,7 +209,7 @@ func (im *inkMap) threshold() {
 		hist[v]++
 	}
 	t := otsu(hist[:])
-	t = min(max(t, 28, im.lineLevel*3/2+10), 110)
+	t = min(max(t, 28), 110)
 	lo := uint8(t / 2)
 	hi := uint8(t)
 	im.label = labelComponents(im.dark, im.w, im.h, lo)
