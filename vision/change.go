@@ -13,13 +13,14 @@ import (
 // is registered, tearcam knows what every point of the paper looked like on the fresh sheet.
 // Where paper remains, the new photo equals the fresh one up to lighting: a per-channel gain
 // that varies slowly across the sheet. tearcam estimates that gain field from the pixels the
-// colour models call paper with confidence (per-millimetre cells, then normalised convolution
+// colour models call paper with confidence (2 mm cells, then normalised convolution
 // with a Gaussian of changeSigmaMM, so it extrapolates smoothly over torn-away areas), predicts
 // each pixel as gain x fresh, and calls it paper when the prediction holds within changeTol.
 // Ink is predicted along with the paper it is on, so strokes need no special handling; the
 // table showing through a tear matches the prediction only if it looks like lit paper and ink.
 
 const (
+	changeCellMM  = 2.0 // lighting is estimated on cells this size
 	changeRounds  = 2
 	changeSigmaMM = 12.0
 	changeTol     = 0.10
@@ -32,7 +33,7 @@ const (
 func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
 	// Two rounds: each round's paper (away from its edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
-	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)))
+	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil)
 	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
 		m := newMask(sz.X, sz.Y, out)
@@ -48,7 +49,15 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		if round < changeRounds-1 {
 			step = int(math.Round(fresh.PxPerMM))
 		}
-		next := changeRound(fresh, wb, fw, off, sz, c, step)
+		// Pixels 3 mm inside the last round's paper that the colour models also call paper
+		// with confidence are paper: the full-resolution test is spent on the rest.
+		sure := make([]byte, len(c))
+		for i := range c {
+			if c[i] != 0 && conf[i] != 0 {
+				sure[i] = 255
+			}
+		}
+		next := changeRound(fresh, wb, fw, off, sz, c, step, sure)
 		if next == nil {
 			break
 		}
@@ -59,11 +68,11 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 
 // changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
 // (for the rounds that only train the next one).
-func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int) []byte {
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte) []byte {
 	fb := freshBlur(fresh)
 	lo, hi := freshRange(fresh)
 	ink := freshInk(fresh)
-	ppm := int(math.Round(fresh.PxPerMM))
+	ppm := int(math.Round(fresh.PxPerMM * changeCellMM)) // pixels per cell
 	cw, ch := (sz.X+ppm-1)/ppm, (sz.Y+ppm-1)/ppm
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
@@ -100,9 +109,10 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	bs, bc := gocv.NewMat(), gocv.NewMat()
 	defer bs.Close()
 	defer bc.Close()
-	k := int(6*changeSigmaMM) | 1
-	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), changeSigmaMM, changeSigmaMM, gocv.BorderReplicate)
-	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), changeSigmaMM, changeSigmaMM, gocv.BorderReplicate)
+	sig := changeSigmaMM / changeCellMM
+	k := int(6*sig) | 1
+	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), sig, sig, gocv.BorderReplicate)
+	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), sig, sig, gocv.BorderReplicate)
 	bsv, bcv := float32s(bs), float32s(bc)
 	// Global gain for cells with no support nearby.
 	var gs [3]float64
@@ -143,6 +153,10 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
+			if sure != nil && sure[i] != 0 {
+				out[j] = 255
+				continue
+			}
 			gi := 3 * (y*gw + x)
 			var d, p float32
 			for k := 0; k < 3; k++ {

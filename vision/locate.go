@@ -17,7 +17,7 @@ const workLong = 640
 // regLong is the working size for later photos: there the segmentation only masks the
 // features and seeds the colour models; the paper mask itself is classified again at the
 // sheet frame's full resolution.
-const regLong = 400
+const regLong = 320
 
 // paperRL widens the paper colour model along lightness by this many bins (8 levels each).
 const paperRL = 4
