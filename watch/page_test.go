@@ -3,8 +3,13 @@ package watch
 import (
 	"context"
 	"image"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"tearcam/judge"
 	"tearcam/template"
 )
 
@@ -73,4 +79,71 @@ func TestPageShowsRulingInChromium(t *testing.T) {
 	assert.Contains(t, text, "frame:")
 	assert.Equal(t, 640, liveWidth, "live frame shown at its width")
 	assert.Greater(t, annWidth, 0, "annotated image shown")
+}
+
+func TestPageEndpoints(t *testing.T) {
+	page := NewPage()
+	defer page.Close()
+	page.FrameEvery = time.Nanosecond
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	get := func(path string) (int, string, []byte) {
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), b
+	}
+	code, _, _ := get("/frame.jpg")
+	assert.Equal(t, http.StatusServiceUnavailable, code, "no frame yet")
+
+	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(40, 90, 140, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	page.SetFrame(7, frame)
+	code, ctype, jpeg := get("/frame.jpg")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "image/jpeg", ctype)
+	img, err := gocv.IMDecode(jpeg, gocv.IMReadColor)
+	require.NoError(t, err)
+	assert.Equal(t, 640, img.Cols(), "scaled to FrameWidth")
+	img.Close()
+
+	r := judge.TearRuling{Index: 1, Kind: judge.KindUse, Skill: "A", Verdict: judge.Valid}
+	page.Update(Event{Player: 0, Ruling: &r, Annotated: []byte("\xff\xd8jpeg"),
+		Rulings: judge.NewRulings("a4", template.Default(), []judge.PlayerRulings{{Name: "Ann", Tears: []judge.TearRuling{r}}})})
+	code, _, b := get("/rulings.json")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, string(b), `"name":"Ann"`)
+	assert.Contains(t, string(b), `"annotated":["0/1"]`)
+	assert.Contains(t, string(b), `"frame":7`)
+	code, _, b = get("/annotated/0/1.jpg")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "\xff\xd8jpeg", string(b))
+	code, _, _ = get("/annotated/0/2.jpg")
+	assert.Equal(t, http.StatusNotFound, code)
+	code, _, _ = get("/nothing")
+	assert.Equal(t, http.StatusNotFound, code)
+
+	// The MJPEG stream: a multipart part per new frame.
+	resp, err := http.Get(srv.URL + "/live.mjpg")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	_, params, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	mr := multipart.NewReader(resp.Body, params["boundary"])
+	part, err := mr.NextPart()
+	require.NoError(t, err)
+	assert.Equal(t, "image/jpeg", part.Header.Get("Content-Type"))
+	// A part ends only where the next begins: read it by its length.
+	n, err := strconv.Atoi(part.Header.Get("Content-Length"))
+	require.NoError(t, err)
+	first := make([]byte, n)
+	_, err = io.ReadFull(part, first)
+	require.NoError(t, err)
+	assert.Equal(t, jpeg, first, "the stream's first part is the current frame")
+	page.SetFrame(8, frame)
+	part, err = mr.NextPart()
+	require.NoError(t, err, "a new frame is a new part")
+	assert.Equal(t, "image/jpeg", part.Header.Get("Content-Type"))
 }
