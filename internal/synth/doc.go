@@ -40,8 +40,9 @@
 // leaving under SliverInkFrac of its ink or a part under SliverDepthMM deep on one side, or whole
 // but within NearMissMM of the tear, is ambiguous; a template fit that changes when the template
 // grows or shrinks by FitMarginMM is ambiguous. A tear whose verdict depends on such a measure
-// expects verdict undecided (Ambiguous is also set, without changing the verdict, when only the
-// remaining sheet's fit is that close). After a tear, a character with no full letter left is out
+// expects verdict undecided; when another fault holds anyway it is a faux pas whose fault list
+// may differ on the close call (Ambiguous is set in both cases, and when only the remaining
+// sheet's fit is that close). Faults always lists what the exact masks give. After a tear, a character with no full letter left is out
 // (no_skills_left); one whose remaining sheet cannot hold the template is out (too_little_paper).
 // OwedTears: a faux pas adds one, a penalty tear pays one (an undecided tear changes nothing).
 // For nothing_removed, edge_to_edge and template_fits are false.

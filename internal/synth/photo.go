@@ -142,7 +142,7 @@ func PhotographSheet(rng *rand.Rand, img *image.RGBA, paper *Mask, pxPerMM, widt
 	hmmToPx := homographyFrom4(mmCorners, px)
 
 	// Paper with whitened, slightly fibrous torn edges, as RGBA with the paper as alpha.
-	sheet, err := paperRGBA(rng, img, paper, pxPerMM)
+	sheet, err := paperRGBA(rng, img, paper, pxPerMM, wmm, hmm)
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +200,14 @@ func PhotographSheet(rng *rand.Rand, img *image.RGBA, paper *Mask, pxPerMM, widt
 		blobR = (0.15 + 0.25*rng.Float64()) * float64(W)
 		blobK = 0.15 + 0.25*rng.Float64()
 	}
+	// Sometimes a lamp's soft glare on the (glossier) paper.
+	var glareC Pt
+	glareR, glareK := 0.0, 0.0
+	if rng.Float64() < 0.25 {
+		glareC = Pt{rng.Float64() * float64(W), rng.Float64() * float64(H)}
+		glareR = (0.08 + 0.15*rng.Float64()) * float64(W)
+		glareK = 20 + 30*rng.Float64()
+	}
 	out := make([]byte, W*H*3) // BGR for OpenCV
 	for y := 0; y < H; y++ {
 		for x := 0; x < W; x++ {
@@ -226,8 +234,13 @@ func PhotographSheet(rng *rand.Rand, img *image.RGBA, paper *Mask, pxPerMM, widt
 				d := math.Hypot(float64(x)-blobC.X, float64(y)-blobC.Y) / blobR
 				l *= 1 - blobK*math.Exp(-d*d)
 			}
+			g := 0.0
+			if glareK > 0 && al > 0 {
+				d := math.Hypot(float64(x)-glareC.X, float64(y)-glareC.Y) / glareR
+				g = al * glareK * math.Exp(-d*d)
+			}
 			for k := 0; k < 3; k++ {
-				out[3*i+2-k] = u8(c[k] * l * cast[k])
+				out[3*i+2-k] = u8(c[k]*l*cast[k] + g)
 			}
 		}
 	}
@@ -240,6 +253,32 @@ func PhotographSheet(rng *rand.Rand, img *image.RGBA, paper *Mask, pxPerMM, widt
 	defer blurred.Close()
 	bs := 0.5 + 0.9*rng.Float64()
 	gocv.GaussianBlur(om, &blurred, image.Pt(0, 0), bs, bs, gocv.BorderReflect101)
+	if rng.Float64() < 0.15 {
+		// A little camera shake: a short line kernel.
+		n := 3 + rng.Intn(5)
+		a := rng.Float64() * math.Pi
+		k := gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
+		defer k.Close()
+		k.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		cnt := 0
+		for t := 0; t < 4*n; t++ {
+			f := (float64(t)/float64(4*n-1) - 0.5) * float64(n-1)
+			x, y := int(math.Round(float64(n-1)/2+f*math.Cos(a))), int(math.Round(float64(n-1)/2+f*math.Sin(a)))
+			if k.GetFloatAt(y, x) == 0 {
+				k.SetFloatAt(y, x, 1)
+				cnt++
+			}
+		}
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				k.SetFloatAt(y, x, k.GetFloatAt(y, x)/float32(cnt))
+			}
+		}
+		shaken := gocv.NewMat()
+		defer shaken.Close()
+		gocv.Filter2D(blurred, &shaken, -1, k, image.Pt(-1, -1), 0, gocv.BorderReflect101)
+		shaken.CopyTo(&blurred)
+	}
 	bb := blurred.ToBytes()
 	noise := 1.5 + 3*rng.Float64()
 	rgb := image.NewRGBA(image.Rect(0, 0, W, H))
@@ -284,14 +323,16 @@ func convexQuad(p [4]Pt) bool {
 
 // paperRGBA returns img with paper as a premultiplied alpha and torn edges whitened: torn
 // paper shows a lighter, fibrous rim.
-func paperRGBA(rng *rand.Rand, img *image.RGBA, paper *Mask, ppm float64) (*image.RGBA, error) {
+func paperRGBA(rng *rand.Rand, img *image.RGBA, paper *Mask, ppm, wmm, hmm float64) (*image.RGBA, error) {
 	out := image.NewRGBA(img.Bounds())
 	copy(out.Pix, img.Pix)
 	// Torn edges: paper pixels near a missing pixel inside the raster.
 	holes := NewMask(paper.W, paper.H)
 	any := false
 	for i, v := range paper.Pix {
-		if v == 0 {
+		// Missing paper inside the sheet's own rectangle: torn away.
+		x, y := i%paper.W, i/paper.W
+		if v == 0 && (float64(x)+0.5)/ppm < wmm && (float64(y)+0.5)/ppm < hmm {
 			holes.Pix[i] = 1
 			any = true
 		}

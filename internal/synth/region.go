@@ -52,6 +52,18 @@ func (u union) contains(p Pt) bool {
 	return false
 }
 
+// intersect is the intersection of its regions.
+type intersect []region
+
+func (n intersect) contains(p Pt) bool {
+	for _, r := range n {
+		if !r.contains(p) {
+			return false
+		}
+	}
+	return true
+}
+
 type empty struct{}
 
 func (empty) contains(Pt) bool { return false }

@@ -262,9 +262,14 @@ func rasterGlyph(segs sfnt.Segments, tr affine, w, h int) (*image.Alpha, image.R
 		p := tr.apply(Pt{float64(a.X) / 64, float64(a.Y) / 64})
 		return float32(p.X - ox), float32(p.Y - oy)
 	}
-	for _, s := range segs {
+	for i, s := range segs {
 		switch s.Op {
 		case sfnt.SegmentOpMoveTo:
+			// vector.Rasterizer's MoveTo does not close the previous contour; fonts' contours
+			// are closed implicitly.
+			if i > 0 {
+				z.ClosePath()
+			}
 			x, y := pt(s.Args[0])
 			z.MoveTo(x, y)
 		case sfnt.SegmentOpLineTo:

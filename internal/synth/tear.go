@@ -116,9 +116,13 @@ func (st *State) Tear(rng *rand.Rand, spec TearSpec) (*TearResult, error) {
 			return nil, err
 		}
 		score := matchScore(spec.Kind, res.Truth)
-		// Players tear modest pieces: prefer tears taking at most 30% of the paper.
+		// Players tear modest pieces: prefer tears taking at most 30% of the paper, and
+		// hardly ever more than half of it.
 		if score > 0 && res.Truth.RemovedAreaMM2 > 0.3*res.Truth.BeforeAreaMM2 {
 			score--
+		}
+		if score > 0 && res.Truth.RemovedAreaMM2 > 0.5*res.Truth.BeforeAreaMM2 {
+			score = 0
 		}
 		if score == 3 {
 			good++
@@ -319,8 +323,20 @@ func (st *State) plan(rng *rand.Rand, k TearKind, si int) region {
 		}
 		r := math.Min(rough, 0.12*sk.CapHeightMM)
 		h := halfPlane{o: c, n: nrm, u: Pt{-nrm.Y, nrm.X}, prof: lineTable(rng, 500, r*0.5)}
-		// Tilt the line slightly so that it stays inside the letters' band.
-		return h.shift((rng.Float64() - 0.5) * 0.15 * sk.CapHeightMM)
+		// Shift the line a little, staying inside the letters' band.
+		h = h.shift((rng.Float64() - 0.5) * 0.15 * sk.CapHeightMM)
+		if rng.Float64() < 0.3 {
+			return h
+		}
+		// Close the piece off with a second tear across the word, beyond one of its letters,
+		// so that not the whole side of the sheet comes away.
+		dir := u
+		if rng.Float64() < 0.5 {
+			dir = u.mul(-1)
+		}
+		k := on[rng.Intn(len(on))]
+		across := halfPlane{o: letterCenter(k), n: dir.mul(-1), u: Pt{dir.Y, -dir.X}, prof: lineTable(rng, 500, rough)}
+		return intersect{h, across.shift(-rng.Float64() * 10)}
 	case TearTooSmall:
 		var l *Letter
 		if len(on) > 0 {

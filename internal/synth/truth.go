@@ -345,6 +345,7 @@ func (st *State) expect(t *TearTruth, named int) {
 		}
 	}
 	var reasons []string
+	certain := 0 // faults that hold whatever the ambiguous measures are
 	if len(t.Pieces) == 0 {
 		e.Faults = append(e.Faults, judge.FaultNothingRemoved)
 	} else {
@@ -362,10 +363,20 @@ func (st *State) expect(t *TearTruth, named int) {
 		}
 		if definite == 0 && ambiguous > 0 {
 			reasons = append(reasons, fmt.Sprintf("a letter of %s is cut or missed by a sliver: whether a full letter was removed is too close to call", t.Skill))
+		} else if e.FullLettersRemoved == 0 {
+			certain++
 		}
 		if !certainFit && possibleFit {
 			reasons = append(reasons, fmt.Sprintf("the template fits a removed piece within %.0f mm of its size", FitMarginMM))
+		} else if !e.TemplateFits {
+			certain++
 		}
+		if !t.EdgeToEdge || len(t.Pieces) > 1 {
+			certain++
+		}
+	}
+	if len(e.Faults) > 0 && len(t.Pieces) == 0 {
+		certain++
 	}
 	t.ExactFaults = append([]judge.Fault{}, e.Faults...)
 
@@ -414,6 +425,9 @@ func (st *State) expect(t *TearTruth, named int) {
 		e.Skills[i].Available = e.Skills[i].Remaining > 0 && !e.Out
 	}
 	switch {
+	case certain > 0:
+		// A faux pas whatever the close calls say (they may change the fault list only).
+		e.Verdict = judge.FauxPas
 	case len(reasons) > 0:
 		e.Verdict = judge.Undecided
 		e.UndecidedReason = reasons[0]
