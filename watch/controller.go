@@ -68,6 +68,15 @@ func (c *controller) onSettle(s settled) {
 		c.fresh(p, s)
 		return
 	}
+	if !c.cfg.Scripted && len(ps.anns) == 0 {
+		// Announced tears take frames in order; without one waiting, only the sheet as it
+		// lies now can be the next tear's: an earlier unclaimed frame is superseded.
+		for _, old := range ps.frames {
+			c.logf("frame %d: %s's sheet settled again before a tear was announced; frame %d is dropped", s.no, ps.Name, old.no)
+			old.close()
+		}
+		ps.frames = ps.frames[:0]
+	}
 	ps.frames = append(ps.frames, s)
 	c.match(p)
 }
