@@ -31,7 +31,7 @@ const (
 // known to estimate the lighting. wb is the blurred, warped photo with margin off (fw wide);
 // conf marks confident paper pixels in the same layout.
 func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
-	// Two rounds: each round's paper (away from its edges) trains the next round's lighting,
+	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
 	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil)
 	for round := 1; round < changeRounds && out != nil; round++ {

@@ -16,7 +16,7 @@ import (
 // The removed region is the before-mask minus the after-mask, opened with a disk of
 // SliverMM diameter: misregistration leaves slivers a fraction of a millimetre wide along the
 // untorn edges, and no tear removes a strip that thin. Blobs smaller than MinPieceMM2 are
-// then ignored as slivers (a 3.5 mm square; the template is 968 mm²). A piece touches
+// then ignored as slivers (a 5 mm square; the template is 968 mm²). A piece touches
 // the outer edge when it comes within EdgeTouchMM of paper-less area of the before-sheet
 // (the frame's own edge, or an earlier tear's edge).
 
@@ -24,7 +24,7 @@ const (
 	// SliverMM is the width below which a strip of missing paper is registration noise.
 	SliverMM = 1.5
 	// MinPieceMM2 is the documented floor: removed blobs smaller than this are not pieces.
-	MinPieceMM2 = 12.0
+	MinPieceMM2 = 25.0
 	// EdgeTouchMM is how close a piece must come to the before-sheet's outer edge.
 	EdgeTouchMM = 1.5
 )
@@ -80,6 +80,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	rm := newMask(w, h, raw)
 	defer rm.Close()
+	rawM := rm.Clone() // connectivity comes from the raw difference (see below)
+	defer rawM.Close()
 	d := int(math.Round(SliverMM * ppm))
 	if d%2 == 0 {
 		d++
@@ -111,12 +113,20 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	k.Close()
 	nearOuter := om.ToBytes()
 
-	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	// Pieces are the connected parts of the raw difference (an opening can cut a piece's
+	// narrow neck in two); each keeps only its pixels that survived the opening, and counts
+	// when those reach MinPieceMM2.
+	ob := rm.ToBytes()
+	labels := gocv.NewMat()
 	defer labels.Close()
-	defer stats.Close()
-	defer cents.Close()
-	n := gocv.ConnectedComponentsWithStatsWithParams(rm, &labels, &stats, &cents, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	n := gocv.ConnectedComponentsWithParams(rawM, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 	lb := int32s(labels)
+	areas := make([]int, n)
+	for i, v := range ob {
+		if v != 0 {
+			areas[lb[i]]++
+		}
+	}
 	type piece struct {
 		label int
 		area  int
@@ -124,8 +134,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	var pieces []piece
 	minPx := int(MinPieceMM2 * ppm * ppm)
 	for i := 1; i < n; i++ {
-		if a := int(stats.GetIntAt(i, 4)); a >= minPx {
-			pieces = append(pieces, piece{i, a})
+		if areas[i] >= minPx {
+			pieces = append(pieces, piece{i, areas[i]})
 		}
 	}
 	// Largest first; ties by label (deterministic).
@@ -146,7 +156,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
 	for i := range removed {
-		if pi := keep[lb[i]]; pi >= 0 {
+		if pi := keep[lb[i]]; pi >= 0 && ob[i] != 0 {
 			removed[i] = 255
 			if nearOuter[i] != 0 {
 				touch[pi] = true
@@ -168,7 +178,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	for _, p := range pieces {
 		pm := make([]byte, w*h)
 		for i := range pm {
-			if int(lb[i]) == p.label {
+			if int(lb[i]) == p.label && ob[i] != 0 {
 				pm[i] = 255
 			}
 		}

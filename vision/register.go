@@ -436,6 +436,23 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// same boundary rule on both sides of the frame's edge.
 	tr("m.local2")
 	if cp := changePaper(fresh, wb, fw, off, sz, fgC); cp != nil {
+		// The change test calls a pixel that mixes paper and table "changed", which moves
+		// a tear line outwards by about a pixel; next to the change test's paper, the
+		// colour test (unbiased at the 50% point) decides instead.
+		grown := newMask(sz.X, sz.Y, cp)
+		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+		gocv.Dilate(grown, &grown, k)
+		k.Close()
+		gb := grown.ToBytes()
+		grown.Close()
+		for y := 0; y < sz.Y; y++ {
+			for x := 0; x < sz.X; x++ {
+				j := y*sz.X + x
+				if cp[j] == 0 && gb[j] != 0 && prob[(y+off)*fw+x+off] > 127 {
+					cp[j] = 255
+				}
+			}
+		}
 		e := int(2 * ppm)
 		for y := 0; y < sz.Y; y++ {
 			for x := 0; x < sz.X; x++ {
@@ -486,6 +503,21 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		}
 	}
 	tr("m.cc")
+	// Paper running into the part of the frame that lies outside the photo: the sheet is cut
+	// off by the photo's edge, and what is beyond it cannot be measured.
+	cutPx := 0
+	for y := 1; y < fhh-1; y++ {
+		for x := 1; x < fw-1; x++ {
+			i := y*fw + x
+			if mb[i] != 0 && (valid[i-1] != 255 || valid[i+1] != 255 || valid[i-fw] != 255 || valid[i+fw] != 255) {
+				cutPx++
+			}
+		}
+	}
+	if float64(cutPx) > 5*ppm {
+		img.Close()
+		return gocv.Mat{}, gocv.Mat{}, 0, 0, ErrSheetCutOff
+	}
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
 	tr("m.holes")
 	// Spill: paper in the 2 mm band just outside the sheet.

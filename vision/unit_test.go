@@ -138,7 +138,7 @@ func TestMeasureMasks(t *testing.T) {
 	hole := rectPoly(50, 80, 40, 40, 0)                          // 1600 mm²
 	bite := []pt{{150, 120}, {100, 130}, {105, 170}, {150, 180}} // shoelace below
 	sliver := rectPoly(0, 100, 0.8, 50, 0)                       // under SliverMM wide
-	small := rectPoly(70, 197, 6, 3, 0)                          // 18 mm², touches the bottom edge
+	small := rectPoly(70, 195, 8, 5, 0)                          // 40 mm², touches the bottom edge
 	cases := []struct {
 		name   string
 		holes  [][]pt
