@@ -1,12 +1,42 @@
-// Package watch is tearcam's live referee: it reads frames from a camera or a video file
-// (gocv VideoCapture), decides cheaply on each frame whether a sheet lies still on the table,
-// takes the first still sheet as a player's fresh sheet and each later one, after the sheet
-// has left the table or been covered by hands, as the "after" photo of the next tear the GM
-// announced (stdin lines such as "use Swordsmanship", or the tears of a session manifest), and
-// hands those frames to a Referee, the same pipeline `tearcam audit` uses. Rulings are
-// committed to the session store before they are printed; an optional window and HTTP page
-// show the live view and the rulings so far.
+// Package watch is tearcam's live referee (`tearcam watch`): it reads frames from a camera or
+// a video file (gocv VideoCapture; V4L2 with MJPG at 1280x720 for cameras), decides cheaply on
+// each frame whether a sheet lies still on the table, and hands the settled frames to a
+// Referee, the same pipeline `tearcam audit` runs on photos.
 //
-// The per-frame work (Analyzer) is a downscale and one pass over about 15 000 pixels; the
-// decision (Detector) is pure Go and tested without OpenCV.
+// # Per frame (Analyzer, Detector)
+//
+// Each frame is shrunk to 160 pixels wide (area averaging, which also smooths sensor noise)
+// and read once, in Go: paper pixels (bright, unsaturated), motion (grey level moved since the
+// previous frame), change from the last taken frame, and hands (skin-coloured pixels that
+// differ from the empty table, the last still frame without paper; a wooden table is
+// skin-coloured too, but it is background). About 1 ms a frame at 1280x720.
+//
+// The Detector takes a frame when paper is present and nothing moved, and no hands were on
+// the table, for StillFor (0.6 s). It takes the next one only after the sheet has left the
+// table or been covered (a quarter of the taken sheet's paper changed) and settled anew, so
+// each lay-down is taken exactly once.
+//
+// # Pairing frames with tears (controller)
+//
+// The first settled frame of each player is their fresh sheet (players in the order given,
+// unless "sheet NAME" was announced; a frame that is no sheet is not taken). Later frames are
+// told apart by registration against each fresh sheet (Referee.Identify); failing that, the
+// only player with a tear waiting takes it. The GM announces tears on stdin (ParseAnnouncement)
+// or a --session manifest lists them in order; the n-th announced tear of a player is ruled on
+// the n-th frame settled after their fresh sheet (a frame that settles again before any tear
+// was announced supersedes the earlier one). A last-ditch effort needs no frame.
+//
+// # Rulings (AuditReferee)
+//
+// Each settled frame is written as a lossless PNG beside the session database, with an
+// audit manifest of the frames so far (session.yaml), and referee.Referee.Audit rules that
+// manifest: earlier tears are re-used from the database, a caching Eye keeps the fresh and
+// last registered sheets, so only the new tear is measured, by the very code audit uses.
+// `tearcam audit` on the recorded manifest gives the same rulings. The ruling is committed
+// to the database before it is printed (and before the --json file is rewritten).
+//
+// # What people see (Page, Display)
+//
+// Page serves the live frame (JPEG, refreshed, or MJPEG), the rulings so far and each annotated
+// image; Display draws the phase and the last ruling over the live view in a window.
 package watch

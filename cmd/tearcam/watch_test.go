@@ -512,3 +512,29 @@ func TestWatchNoDisplayAndHTTP(t *testing.T) {
 	require.Len(t, doc.Players[0].Tears, 1)
 	assert.Contains(t, stderr.String(), "Ann tear 1: use "+tv.Shots[1].Tear.Skill)
 }
+
+// TestWriteDemoVideo is not a test: with TEARCAM_DEMO_VIDEO=DIR it writes a demo table-top
+// video (DIR/table.avi), the GM's announcements (DIR/announce.txt) and a --session plan
+// (DIR/plan.yaml) to try watch by hand:
+//
+//	tearcam watch --source DIR/table.avi --session DIR/plan.yaml --http :8080 --realtime
+func TestWriteDemoVideo(t *testing.T) {
+	dir := os.Getenv("TEARCAM_DEMO_VIDEO")
+	if dir == "" {
+		t.Skip("set TEARCAM_DEMO_VIDEO=DIR to write a demo video")
+	}
+	tv := makeTableVideo(t, 7, 1280, 720, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{},
+			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][0], Action: judge.KindUse}},
+			{Tear: &synth.TearSpec{Kind: synth.TearTooSmall, Skill: sk[0][3], Action: judge.KindDamage}},
+			{Tear: &synth.TearSpec{Kind: synth.TearCorner, Skill: sk[0][3], Action: judge.KindPenalty}},
+		}
+	})
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	b, err := os.ReadFile(tv.Path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "table.avi"), b, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "announce.txt"), []byte(tv.announcements()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.yaml"), []byte(tv.plan()), 0o644))
+	t.Logf("wrote %s/table.avi (%d frames; still ranges %v), announce.txt, plan.yaml", dir, tv.Truth.Frames, tv.Truth.Still)
+}
