@@ -246,3 +246,35 @@ func TestSample(t *testing.T) {
 		assert.Len(t, sk.Letters, judge.Letters(sk.Name))
 	}
 }
+
+// TestCornersInPhoto checks the truth against the pixels: on a dark cloth, points a few mm
+// inside the sheet's corners (mapped through the homography) are bright paper, points a few mm
+// outside are dark table.
+func TestCornersInPhoto(t *testing.T) {
+	sh, err := RenderSheet(rand.New(rand.NewSource(8)), SheetSpec{PxPerMM: 4, Ruled: -1})
+	require.NoError(t, err)
+	st := NewState(sh)
+	w, h := sh.Paper.WidthMM, sh.Paper.HeightMM
+	for i := 0; i < 4; i++ {
+		t.Run(fmt.Sprint("photo ", i), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(100 + i)))
+			table, _ := NewTable(rng, "dark_cloth", image.Pt(800, 600))
+			p, err := st.Photograph(rng, PhotoSpec{Size: image.Pt(800, 600), Table: table})
+			require.NoError(t, err)
+			lum := func(q Pt) float64 {
+				x, y := int(math.Round(q.X)), int(math.Round(q.Y))
+				r, g, b, _ := p.Image.At(x, y).RGBA()
+				return float64(r+g+b) / 3 / 257
+			}
+			const d = 4 // mm
+			for _, c := range []struct{ in, out Pt }{
+				{Pt{d, d}, Pt{-d, -d}}, {Pt{w - d, d}, Pt{w + d, -d}},
+				{Pt{w - d, h - d}, Pt{w + d, h + d}}, {Pt{d, h - d}, Pt{-d, h + d}},
+			} {
+				in, out := p.Truth.Homography.Apply(c.in), p.Truth.Homography.Apply(c.out)
+				assert.Greater(t, lum(in), 110.0, "inside corner %v at %v", c.in, in)
+				assert.Less(t, lum(out), 100.0, "outside corner %v at %v", c.out, out)
+			}
+		})
+	}
+}
