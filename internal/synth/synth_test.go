@@ -278,3 +278,15 @@ func TestCornersInPhoto(t *testing.T) {
 		})
 	}
 }
+
+// TestGrazeUndecided: a tear grazing a letter (no other letter taken) expects undecided.
+func TestGrazeUndecided(t *testing.T) {
+	sh, err := RenderSheet(rand.New(rand.NewSource(2)), SheetSpec{})
+	require.NoError(t, err)
+	res, err := NewState(sh).Tear(rand.New(rand.NewSource(2)), TearSpec{Kind: TearGraze, Skill: sh.Skills[0].Name})
+	require.NoError(t, err)
+	assert.Equal(t, judge.Undecided, res.Truth.Expected.Verdict)
+	assert.True(t, res.Truth.Ambiguous)
+	assert.Contains(t, res.Truth.Letters[0].States, judge.LetterAmbiguous)
+	checkExpected(t, res.Truth)
+}

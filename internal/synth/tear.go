@@ -28,10 +28,14 @@ const (
 	TearHole      TearKind = "hole"       // faux pas not_edge_to_edge: a hole touching no edge
 	TearTwoPieces TearKind = "two_pieces" // faux pas several_pieces
 	TearNone      TearKind = "none"       // faux pas nothing_removed
+	// TearGraze is a close call: the tear line grazes a letter of the skill (cutting a sliver
+	// of it, or leaving only a sliver of it), with no other letter of the skill taken whole,
+	// so the expected verdict is undecided.
+	TearGraze TearKind = "graze"
 )
 
 // TearKinds lists every kind.
-var TearKinds = []TearKind{TearBite, TearCorner, TearCutOnly, TearTooSmall, TearHole, TearTwoPieces, TearNone}
+var TearKinds = []TearKind{TearBite, TearCorner, TearCutOnly, TearTooSmall, TearHole, TearTwoPieces, TearNone, TearGraze}
 
 // TearSpec says what tear to make.
 type TearSpec struct {
@@ -157,6 +161,12 @@ func matchScore(k TearKind, t TearTruth) int {
 		TearTwoPieces: {judge.FaultSeveralPieces},
 		TearNone:      {judge.FaultNothingRemoved},
 	}[k]
+	if k == TearGraze {
+		if t.Expected.Verdict == judge.Undecided {
+			return 3
+		}
+		return 0
+	}
 	got := t.ExactFaults
 	same := len(got) == len(want)
 	for i := range want {
@@ -306,6 +316,26 @@ func (st *State) plan(rng *rand.Rand, k TearKind, si int) region {
 			return blob{c: e, u: unit(rng.Float64() * 2 * math.Pi), a: r, b: r * (0.8 + 0.2*rng.Float64()), prof: ringTable(rng, r, rough)}
 		}
 		return st.cutBeyond(rng, ls, a, dist, 30+12*rng.Float64(), rough)
+	case TearGraze:
+		if len(on) == 0 {
+			return nil
+		}
+		// The first or the last letter of the word, torn along the word's direction, so that
+		// no other letter of it is on the piece.
+		l, dir := on[0], unit(sk.AngleDeg*math.Pi/180).mul(-1)
+		if rng.Float64() < 0.5 {
+			l, dir = on[len(on)-1], dir.mul(-1)
+		}
+		dir = dir.rot((rng.Float64() - 0.5) * 0.3)
+		c := letterCenter(l)
+		lo, hi := inkExtent(l, st.Sheet.PxPerMM, dir, c)
+		delta := 0.08 + 0.2*rng.Float64()
+		d := hi - delta // a sliver of the letter comes away
+		if rng.Float64() < 0.5 {
+			d = lo + delta // all of the letter but a sliver comes away
+		}
+		h := halfPlane{o: c, n: dir, u: Pt{-dir.Y, dir.X}, prof: lineTable(rng, 500, 0.04)}
+		return h.shift(d)
 	case TearCutOnly:
 		if len(on) == 0 {
 			return nil
@@ -617,4 +647,20 @@ func (st *State) coarseFraction(reg region) float64 {
 		return 0
 	}
 	return float64(in) / float64(all)
+}
+
+// inkExtent returns the range of dir.(p-c) over the letter's ink pixels' centres (mm).
+func inkExtent(l *Letter, ppm float64, dir, c Pt) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	bw := l.Box.Dx()
+	for y := l.Box.Min.Y; y < l.Box.Max.Y; y++ {
+		for x := l.Box.Min.X; x < l.Box.Max.X; x++ {
+			if l.Ink[(y-l.Box.Min.Y)*bw+x-l.Box.Min.X] == 0 {
+				continue
+			}
+			v := dir.dot(Pt{(float64(x) + 0.5) / ppm, (float64(y) + 0.5) / ppm}.sub(c))
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	return lo, hi
 }
