@@ -380,7 +380,11 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		gocv.Erode(cm, &cm, k)
 		return cm.ToBytes()
 	}
-	fgC, bgC := conf(true), conf(false)
+	fgC := conf(true)
+	var bgC []byte
+	if useLocalModels {
+		bgC = conf(false)
+	}
 	b0, b1 := int(3*ppm), int(8*ppm)
 	inBand := func(x, y int) bool {
 		dx := max(off-x, x-(off+sz.X-1), 0)
@@ -390,7 +394,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	fgH, bgH := &colorHist{}, &colorHist{}
 	nf, nb := 0, 0
-	for y := 0; y < fhh; y += 2 { // every other row and column: plenty for a histogram
+	for y := 0; useLocalModels && y < fhh; y += 2 { // every other row and column: plenty
 		for x := 0; x < fw; x += 2 {
 			i := y*fw + x
 			if valid[i] != 255 {
@@ -409,7 +413,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		}
 	}
 	prob := prob0
-	if nf > 250 && nb > 250 {
+	if useLocalModels && nf > 250 && nb > 250 {
 		fgH.smoothL(1)
 		bgH.smoothL(1)
 		for i := range prob {
@@ -648,3 +652,7 @@ func freshInk(fresh *SheetImage) []byte {
 	fresh.ink = th.ToBytes()
 	return fresh.ink
 }
+
+// useLocalModels re-trains the colour models inside the registered frame (see
+// paperMaskInFrame); it costs about 10 ms.
+const useLocalModels = false
