@@ -257,20 +257,22 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	if nothing && anyRemovedState {
 		d.undecided = append(d.undecided, "letters measured removed while no paper was removed")
 	}
-	if d.removed == 0 && unlocatedUnknown {
+	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"
 		if named >= 0 {
 			what = c.skills[named].name
 		}
 		d.undecided = append(d.undecided, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
+	// With nothing removed there is no removed paper: nothing_removed is the whole fault and
+	// the faults about the removed paper (its letters, its size, its edges, its pieces) are
+	// vacuous, so they are not listed.
 	if nothing {
 		d.faults = append(d.faults, FaultNothingRemoved)
-	}
-	if d.removed == 0 {
-		d.faults = append(d.faults, FaultNoFullLetter)
-	}
-	if !nothing {
+	} else {
+		if d.removed == 0 {
+			d.faults = append(d.faults, FaultNoFullLetter)
+		}
 		if !m.TemplateFits {
 			d.faults = append(d.faults, FaultPieceTooSmall)
 		}

@@ -108,13 +108,13 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "several pieces alone", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Pieces = 2 }),
 			verdict: FauxPas, faults: []Fault{FaultSeveralPieces}, removed: 1, skills: left(2, 3, true), owed: 1},
-		// Nothing removed: the piece faults do not apply (there is no piece), but no full
-		// letter was removed either: two faults, in constant order.
+		// Nothing removed: there is no removed paper, so the faults about it (letters, size,
+		// edges, pieces) do not apply: nothing_removed alone.
 		{name: "nothing removed", tear: use("Hop"),
 			m: with(meas("OOO", "OOO"), func(m *Measurement) {
 				m.Pieces, m.RemovedAreaMM2, m.TemplateFits, m.EdgeToEdge = 0, 0, false, false
 			}),
-			verdict: FauxPas, faults: []Fault{FaultNothingRemoved, FaultNoFullLetter}, skills: left(3, 3, true), owed: 1},
+			verdict: FauxPas, faults: []Fault{FaultNothingRemoved}, skills: left(3, 3, true), owed: 1},
 		// Every piece fault together plus the letter fault, in the order of the constants;
 		// one faux pas owes one tear however many faults it has.
 		{name: "all faults but nothing_removed", tear: use("Hop"),
@@ -159,7 +159,7 @@ func TestRuleOneTear(t *testing.T) {
 				m.Pieces, m.RemovedAreaMM2 = 0, 0
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
 			}),
-			verdict: FauxPas, faults: []Fault{FaultNothingRemoved, FaultNoFullLetter}, skills: left(3, 3, true), owed: 1,
+			verdict: FauxPas, faults: []Fault{FaultNothingRemoved}, skills: left(3, 3, true), owed: 1,
 			noteMatch: "cannot change the ruling (template_fits)"},
 		{name: "letters removed but nothing removed", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Pieces = 0 }),
