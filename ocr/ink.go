@@ -660,6 +660,47 @@ func (im *inkMap) joinGap(a, b *frag) (float64, bool) {
 	return gap / size, true
 }
 
+// attachMarks joins small marks left alone (the dot of an i or j, an accent) to the nearest
+// piece of writing when they lie within about a letter height of its ink.
+func (im *inkMap) attachMarks(frags []*frag) []*frag {
+	isMark := func(f *frag) bool {
+		return math.Max(f.u1-f.u0, f.v1-f.v0) < 3*im.pxPerMM
+	}
+	for i := 0; i < len(frags); i++ {
+		f := frags[i]
+		if !isMark(f) {
+			continue
+		}
+		bj, bd := -1, math.Inf(1)
+		for j, g := range frags {
+			if j == i || isMark(g) {
+				continue
+			}
+			if math.Hypot(g.cx-f.cx, g.cy-f.cy) > (g.u1-g.u0)/2+(g.v1-g.v0)+g.size {
+				continue
+			}
+			d := math.Inf(1)
+			for _, p := range g.pix {
+				d = math.Min(d, math.Hypot(float64(int(p)%im.w)-f.cx, float64(int(p)/im.w)-f.cy))
+			}
+			lim := 0.8 * g.size
+			if !g.elongated {
+				lim = 0.6 * g.size
+			}
+			if d < lim && d < bd {
+				bj, bd = j, d
+			}
+		}
+		if bj < 0 {
+			continue
+		}
+		frags[bj] = im.newFrag(append(append([]int{}, frags[bj].comps...), f.comps...))
+		frags = append(frags[:i], frags[i+1:]...)
+		i--
+	}
+	return frags
+}
+
 // groupWords finds the word regions: close components first (letters of a word, dots,
 // accents), then pieces in line with each other (the next letters, the next word of a skill),
 // joined nearest first. Two words side by side across their lines stay apart.
@@ -684,6 +725,7 @@ func (im *inkMap) groupWords(gapFactor float64) []*region {
 		frags[bi] = nf
 		frags = append(frags[:bj], frags[bj+1:]...)
 	}
+	frags = im.attachMarks(frags)
 	var out []*region
 	for _, f := range frags {
 		if rg := im.newRegion(f.comps); rg != nil {

@@ -114,7 +114,41 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 		blobs = append(blobs, b)
 	}
 	sort.Slice(blobs, func(i, j int) bool { return blobs[i].u0+blobs[i].u1 < blobs[j].u0+blobs[j].u1 })
-	// Merge pieces lying over one another along the line (dots, accents, crossbars).
+	// Small marks (dots, accents) go to the mark they overlap most along the line, nearest
+	// centre first on ties: not always the neighbour in sorted order.
+	areas := make([]int, len(blobs))
+	for i, b := range blobs {
+		areas[i] = len(b.pix)
+	}
+	sort.Ints(areas)
+	median := areas[len(areas)/2]
+	for i := 0; i < len(blobs) && len(blobs) > 1; i++ {
+		b := blobs[i]
+		if len(b.pix)*5 > median {
+			continue
+		}
+		bj, bo := -1, 0.0
+		for j, o := range blobs {
+			if j == i || len(o.pix)*5 <= median {
+				continue
+			}
+			ov := math.Min(b.u1, o.u1) - math.Max(b.u0, o.u0)
+			// A tie-break on centre distance, smaller than a pixel of overlap.
+			score := ov - 0.001*math.Abs((b.u0+b.u1)-(o.u0+o.u1))
+			if ov > 0 && (bj < 0 || score > bo) {
+				bj, bo = j, score
+			}
+		}
+		if bj < 0 {
+			continue
+		}
+		o := blobs[bj]
+		o.u0, o.u1 = math.Min(o.u0, b.u0), math.Max(o.u1, b.u1)
+		o.pix = append(append([]int32{}, o.pix...), b.pix...)
+		blobs = append(blobs[:i], blobs[i+1:]...)
+		i--
+	}
+	// Merge pieces lying over one another along the line (crossbars, broken strokes).
 	for merged := true; merged; {
 		merged = false
 		for i := 0; i+1 < len(blobs); i++ {
@@ -178,7 +212,7 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 		return out, []string{cutByMarks}, 1
 	}
 	// Joined letters: cut the column profile by dynamic programming.
-	cuts := f.cutProfile(exp, u0, u1)
+	cuts := f.cutProfile(exp, u0, u1, f.symbolCentres(v, n))
 	groups := make([][]int32, n)
 	for _, c := range rg.comps {
 		// A mark lying (almost) wholly between two cuts belongs to that letter whole.
@@ -222,9 +256,30 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 	return out, notes, conf
 }
 
+// symbolWeight weighs Tesseract's symbol positions in the letter cutting (0 ignores them).
+var symbolWeight = 0.5
+
+// symbolCentres is, when Tesseract read as many symbols as the skill has letters, each
+// symbol's centre along u' (LSTM boxes are rough, so they only pull the cuts); nil otherwise.
+func (f *segFrame) symbolCentres(v *view, n int) []float64 {
+	if v == nil || v.rd == nil || v.cr == nil || len(v.rd.syms) != n || symbolWeight == 0 {
+		return nil
+	}
+	out := make([]float64, n)
+	for i, sy := range v.rd.syms {
+		b := sy.box
+		u, vv := v.cr.toUV(float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2)
+		out[i] = u + f.shear*vv
+		if i > 0 && out[i] < out[i-1] {
+			return nil
+		}
+	}
+	return out
+}
+
 // cutProfile places the n-1 cuts between letters along u' (from u0 to u1): through columns
 // with little ink, each letter near its expected width (dynamic programming).
-func (f *segFrame) cutProfile(exp []float64, u0, u1 float64) []float64 {
+func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) []float64 {
 	n := len(exp)
 	off := math.Floor(u0)
 	W := int(math.Ceil(u1-off)) + 1
@@ -291,7 +346,12 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64) []float64 {
 						continue
 					}
 				}
-				if c := prev + wcost(i, w) + cut; c < d[i][k] {
+				pc := 0.0
+				if centres != nil {
+					r := (off + float64(j+k)/2 - centres[i]) / (exp[i] * scale)
+					pc = symbolWeight * r * r
+				}
+				if c := prev + wcost(i, w) + cut + pc; c < d[i][k] {
 					d[i][k], from[i][k] = c, j
 				}
 			}

@@ -189,6 +189,9 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_CORE"), 64); err == nil {
 		coreTarget = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_SYMW"), 64); err == nil {
+		symbolWeight = v
+	}
 	if v := os.Getenv("OCR_MODES"); v != "" {
 		readModes = strings.Split(v, ",")
 	}
