@@ -77,3 +77,23 @@ func BenchmarkDecodeAndAnalyze1280x720(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 	_ = truth
 }
+
+// BenchmarkEncodePNG1280x720 is the cost of recording a settled frame losslessly.
+func BenchmarkEncodePNG1280x720(b *testing.B) {
+	path, _ := writeTestVideo(b, 1280, 720, nil)
+	src, err := OpenSource(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i < 20 && src.Read(&m); i++ {
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := encodePNG(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

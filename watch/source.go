@@ -71,6 +71,10 @@ func OpenSource(spec string) (*Capture, error) {
 		return &Capture{vc: vc, live: true, name: "camera " + spec, fps: vc.Get(gocv.VideoCaptureFPS)}, nil
 	}
 	if st, err := os.Stat(spec); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, fmt.Errorf("video %s: %w: %w", spec, err, ErrSourceMissing)
 	} else if st.IsDir() {
 		return nil, fmt.Errorf("video %s: is a directory: %w", spec, ErrSourceMissing)

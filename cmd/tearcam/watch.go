@@ -182,6 +182,17 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	errOut := opts.IO.ErrOut
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "tearcam watch: "+format+"\n", a...) }
 
+	if opts.JSON != "" && opts.JSON != "-" {
+		// Fail before watching if the rulings cannot be written; the file then holds the
+		// rulings so far at every moment.
+		empty := make([]judge.PlayerRulings, len(pl.Players))
+		for i, p := range pl.Players {
+			empty[i] = judge.PlayerRulings{Name: p.Name}
+		}
+		if err := writeJSONFile(opts.JSON, judge.NewRulings(pl.Paper.Name, pl.Template, empty)); err != nil {
+			return err
+		}
+	}
 	src, err := watch.OpenSource(opts.Source)
 	if err != nil {
 		return err

@@ -425,6 +425,7 @@ func TestWatchBadInput(t *testing.T) {
 		{"bad manifest", []string{"watch", "--source", "0", "--session", filepath.Join(dir, "nope.yaml")}, 2, "nope.yaml"},
 		{"camera missing", []string{"watch", "--source", "0", "--session", plan}, 1, "/dev/video0 does not exist (no camera attached?)"},
 		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 1, "gone.mp4"},
+		{"json not writable", []string{"watch", "--source", "0", "--skills", "A", "--json", filepath.Join(dir, "no", "such", "dir.json")}, 1, "dir.json"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
