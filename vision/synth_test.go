@@ -104,7 +104,7 @@ func TestSynthSet(t *testing.T) {
 		assert.GreaterOrEqual(t, float64(st.regOK), 0.8*float64(st.regs), "registered") // floor; target: all
 	}
 	assert.GreaterOrEqual(t, float64(within), 0.85*float64(len(st.areaRel)), "areas within 5%") // floor; target 95%
-	assert.LessOrEqual(t, st.piecesBad+st.edgeBad+st.fitBad+st.paperBad, 6, "geometry")        // target 0
+	assert.LessOrEqual(t, st.piecesBad+st.edgeBad+st.fitBad+st.paperBad, 6, "geometry")         // target 0
 }
 
 func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
