@@ -173,7 +173,7 @@ func TestFitTemplate(t *testing.T) {
 // TestRenderSheetLetters: every skill has one letter per judge letter, each with ink inside
 // its outline's bounding box.
 func TestRenderSheetLetters(t *testing.T) {
-	sh, err := RenderSheet(rand.New(rand.NewSource(11)), SheetSpec{Skills: []string{"Tea Ceremony", "Hop-scotch!", "Archery", "Zero G Combat", "Lute", "Sleight of Hand"}})
+	sh, err := RenderSheet(rand.New(rand.NewSource(11)), SheetSpec{Skills: []string{"Tea Ceremony", "Hop-scotch!", "Area 51 Lore", "Zero G Combat", "Lute", "Sleight of Hand"}})
 	require.NoError(t, err)
 	for _, sk := range sh.Skills {
 		assert.Len(t, sk.Letters, judge.Letters(sk.Name), sk.Name)
