@@ -135,19 +135,22 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	}
 	// Gain at full resolution: bilinear upsampling of the cell grid (cell centres line up
 	// with pixel centres: resize maps centres to centres).
-	gm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(gain))
-	if err != nil {
-		return nil
+	// Coarse rounds read the cell grid directly (nearest cell).
+	gv, gw, cell := gain, cw, ppm
+	if step == 1 {
+		gm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(gain))
+		if err != nil {
+			return nil
+		}
+		defer gm.Close()
+		gf := gocv.NewMat()
+		defer gf.Close()
+		gocv.Resize(gm, &gf, image.Pt(cw*ppm, ch*ppm), 0, 0, gocv.InterpolationLinear)
+		if gv, err = gf.DataPtrFloat32(); err != nil {
+			return nil
+		}
+		gw, cell = cw*ppm, 1
 	}
-	defer gm.Close()
-	gf := gocv.NewMat()
-	defer gf.Close()
-	gocv.Resize(gm, &gf, image.Pt(cw*ppm, ch*ppm), 0, 0, gocv.InterpolationLinear)
-	gv, err := gf.DataPtrFloat32()
-	if err != nil {
-		return nil
-	}
-	gw := cw * ppm
 	out := make([]byte, sz.X*sz.Y)
 	for y := step / 2; y < sz.Y; y += step {
 		for x := step / 2; x < sz.X; x += step {
@@ -157,7 +160,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				out[j] = 255
 				continue
 			}
-			gi := 3 * (y*gw + x)
+			gi := 3 * ((y/cell)*gw + x/cell)
 			var d, p float32
 			for k := 0; k < 3; k++ {
 				g := gv[gi+k]
