@@ -43,14 +43,13 @@ type TemplateTruth struct {
 
 // PlayerTruth is one player's sheet, photos and tears.
 type PlayerTruth struct {
-	Name   string         `json:"name"`
-	Skills []SkillTruth   `json:"skills"`
-	Ruled  bool           `json:"ruled"`
-	Sheet  PhotoTruth     `json:"sheet"` // the fresh, untorn sheet
-	Tears  []TearTruth    `json:"tears"`
-	Out    bool           `json:"out"`
-	Notes  []string       `json:"notes,omitempty"`
-	Extra  map[string]any `json:"extra,omitempty"`
+	Name   string       `json:"name"`
+	Skills []SkillTruth `json:"skills"`
+	Ruled  bool         `json:"ruled"`
+	Sheet  PhotoTruth   `json:"sheet"` // the fresh, untorn sheet
+	Tears  []TearTruth  `json:"tears"`
+	Out    bool         `json:"out"`
+	Notes  []string     `json:"notes,omitempty"`
 }
 
 // SkillTruth is one skill as written.
