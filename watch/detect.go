@@ -23,9 +23,9 @@ type DetectorConfig struct {
 	DisturbedFor int
 }
 
-// DefaultDetectorConfig takes a sheet after 0.6 s without motion.
+// DefaultDetectorConfig takes a sheet after 0.4 s without motion.
 func DefaultDetectorConfig() DetectorConfig {
-	return DetectorConfig{StillFor: 600 * time.Millisecond, MaxMotion: 0.003, MinPaper: 0.02,
+	return DetectorConfig{StillFor: 400 * time.Millisecond, MaxMotion: 0.003, MinPaper: 0.02,
 		MaxHands: 0.03, MinChange: 0.25, DisturbedFor: 2}
 }
 

@@ -157,6 +157,6 @@ func TestDetectorPhases(t *testing.T) {
 			got = append(got, i)
 		}
 	}
-	// Still from frame 3: StillFor 0.6 s is reached at frame 9; again from 17: frame 23.
-	assert.Equal(t, []int{9, 23}, got)
+	// Still from frame 3 (0.3 s): StillFor 0.4 s is reached at frame 7; again from 17: frame 21.
+	assert.Equal(t, []int{7, 21}, got)
 }

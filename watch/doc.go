@@ -12,7 +12,7 @@
 // skin-coloured too, but it is background). About 1 ms a frame at 1280x720.
 //
 // The Detector takes a frame when paper is present and nothing moved, and no hands were on
-// the table, for StillFor (0.6 s). It takes the next one only after the sheet has left the
+// the table, for StillFor (0.4 s). It takes the next one only after the sheet has left the
 // table or been covered (a quarter of the taken sheet's paper changed) and settled anew, so
 // each lay-down is taken exactly once.
 //
