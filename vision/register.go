@@ -562,7 +562,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			a[i] = math.Abs(o + 0.5/ppm)
 		}
 		sort.Float64s(a)
-		edgeMM = a[len(a)/2]
+		edgeMM = a[len(a)*edgeQuantile/100]
 	}
 	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, nil
 }
@@ -656,3 +656,7 @@ func freshInk(fresh *SheetImage) []byte {
 // useLocalModels re-trains the colour models inside the registered frame (see
 // paperMaskInFrame); it costs about 10 ms.
 const useLocalModels = false
+
+// edgeQuantile is the percentile of untorn-edge offsets reported as the outline residual: high
+// enough that one misaligned side shows, low enough that tear lines ending on a side do not.
+const edgeQuantile = 90

@@ -200,7 +200,12 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 					}
 					want := ours2photo.apply(pt{x, y})
 					got := homog(after.H).inv().apply(want) // back into our frame
-					e = math.Max(e, dist(got, pt{x, y}))
+					if d := dist(got, pt{x, y}); d > e {
+						e = d
+						if d > 1 && os.Getenv("VISION_DEBUG") != "" {
+							t.Logf("%s: error %.2f mm at (%.0f, %.0f) mm", tt.Photo.File, d, x, y)
+						}
+					}
 				}
 			}
 			st.regErrs = append(st.regErrs, e)
