@@ -81,7 +81,7 @@ func TestRealPhotos(t *testing.T) {
 	_, cliErr := exec.LookPath("tesseract")
 	var words, located, discovered, cli int
 	for _, ri := range realImages {
-		if testing.Short() && !strings.HasPrefix(ri.path, "handwriting/") {
+		if testing.Short() && !strings.HasPrefix(ri.path, "handwriting/simplehtr") && !strings.HasPrefix(ri.path, "handwriting/noteshrink") {
 			continue
 		}
 		t.Run(filepath.Base(ri.path), func(t *testing.T) {

@@ -213,13 +213,20 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 	}
 	// Joined letters: cut the column profile by dynamic programming.
 	cuts := f.cutProfile(exp, u0, u1, f.symbolCentres(v, n))
+	seams := f.seams(cuts, (u1-u0)/float64(n))
+	letterOf := func(p int32) int {
+		if seams == nil {
+			return sort.SearchFloat64s(cuts, f.u(p))
+		}
+		return seams.letterOf(f, p)
+	}
 	groups := make([][]int32, n)
 	for _, c := range rg.comps {
 		// A mark lying (almost) wholly between two cuts belongs to that letter whole.
 		pix := im.comps[c].pix
 		count := make([]int, n)
 		for _, p := range pix {
-			count[sort.SearchFloat64s(cuts, f.u(p))]++
+			count[letterOf(p)]++
 		}
 		bi := 0
 		for i := range count {
@@ -232,7 +239,7 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 			continue
 		}
 		for _, p := range pix {
-			i := sort.SearchFloat64s(cuts, f.u(p))
+			i := letterOf(p)
 			groups[i] = append(groups[i], p)
 		}
 	}
@@ -371,4 +378,119 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 		cuts[i-1] = off + float64(k) + 0.5
 	}
 	return cuts
+}
+
+// seamSet is one cut path per letter boundary: for each row v (across the line, in the
+// deslanted frame), the u' position of the cut. Letters that lean into each other are
+// separated along the gap between them rather than by a straight line.
+type seamSet struct {
+	v0   int
+	cuts [][]float64 // [boundary][row]
+}
+
+func (s *seamSet) letterOf(f *segFrame, p int32) int {
+	u := f.u(p)
+	_, v := f.rg.toUV(float64(int(p)%f.im.w), float64(int(p)/f.im.w))
+	r := int(math.Floor(v)) - s.v0
+	n := 0
+	for _, c := range s.cuts {
+		rr := min(max(r, 0), len(c)-1)
+		if u >= c[rr] {
+			n++
+		}
+	}
+	return n
+}
+
+// seamWindow is how far, in letter widths, a cut path may stray from its straight cut.
+var seamWindow = 0.33
+
+// seams finds, around each straight cut, the path from the top of the line to the bottom
+// crossing the least ink (moving at most one column per row, within a third of a letter of
+// the straight cut): dynamic programming on the ink grid.
+func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
+	if len(cuts) == 0 {
+		return nil
+	}
+	rg, im := f.rg, f.im
+	v0, v1 := int(math.Floor(rg.v0)), int(math.Ceil(rg.v1))
+	uMin := math.Inf(1)
+	type cell struct{ u, v int }
+	var cells []cell
+	for _, c := range rg.comps {
+		for _, p := range im.comps[c].pix {
+			u := f.u(p)
+			_, v := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+			uMin = math.Min(uMin, u)
+			cells = append(cells, cell{int(math.Floor(u)), int(math.Floor(v))})
+		}
+	}
+	ou := int(math.Floor(uMin))
+	maxU := 0
+	for _, c := range cells {
+		maxU = max(maxU, c.u-ou)
+	}
+	H, W := v1-v0+1, maxU+1
+	if H <= 0 || W <= 0 || H*W > 4_000_000 {
+		return nil
+	}
+	grid := make([]float64, H*W)
+	for _, c := range cells {
+		r, k := c.v-v0, c.u-ou
+		if r >= 0 && r < H && k >= 0 && k < W {
+			grid[r*W+k] = 1
+		}
+	}
+	win := max(1, int(seamWindow*pitch))
+	out := &seamSet{v0: v0}
+	for _, c := range cuts {
+		centre := int(math.Round(c)) - ou
+		lo, hi := max(0, centre-win), min(W-1, centre+win)
+		if lo > hi {
+			return nil
+		}
+		span := hi - lo + 1
+		cost := make([]float64, H*span)
+		from := make([]int8, H*span)
+		for r := 0; r < H; r++ {
+			for k := 0; k < span; k++ {
+				own := grid[r*W+lo+k] + 0.02*math.Abs(float64(lo+k-centre))/float64(win)
+				if r == 0 {
+					cost[k] = own
+					continue
+				}
+				best, bd := math.Inf(1), int8(0)
+				for d := -1; d <= 1; d++ {
+					if kk := k + d; kk >= 0 && kk < span {
+						if c := cost[(r-1)*span+kk]; c < best {
+							best, bd = c, int8(d)
+						}
+					}
+				}
+				cost[r*span+k] = best + own
+				from[r*span+k] = bd
+			}
+		}
+		bk := 0
+		for k := 1; k < span; k++ {
+			if cost[(H-1)*span+k] < cost[(H-1)*span+bk] {
+				bk = k
+			}
+		}
+		path := make([]float64, H)
+		for r := H - 1; r >= 0; r-- {
+			path[r] = float64(ou+lo+bk) + 0.5
+			if r > 0 {
+				bk += int(from[r*span+bk])
+			}
+		}
+		out.cuts = append(out.cuts, path)
+	}
+	// Keep the paths in order: a path may not cross its left neighbour.
+	for i := 1; i < len(out.cuts); i++ {
+		for r := range out.cuts[i] {
+			out.cuts[i][r] = math.Max(out.cuts[i][r], out.cuts[i-1][r])
+		}
+	}
+	return out
 }
