@@ -463,7 +463,14 @@ func TestWatchLatency(t *testing.T) {
 	iostreams.In = strings.NewReader(tv.announcements())
 	var res *watch.Result
 	args := append([]string{"--source", tv.Path, "--db", filepath.Join(t.TempDir(), "w.db"), "--realtime"}, tv.playerArgs()...)
-	code := runWatchCmd(args, iostreams, func(o *watchOptions) { o.Result = func(r *watch.Result) { res = r } })
+	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
+		o.Result = func(r *watch.Result) { res = r }
+		o.Timings = func(m map[string]time.Duration) {
+			n := time.Duration(len(tv.Shots) - 1)
+			t.Logf("per tear: register %v, measure %v, ocr re-read %v, annotate %v; fresh sheet: find %v, ocr %v",
+				m["register"]/n, m["measure"]/n, m["reread"]/n, m["annotate"]/n, m["fresh"], m["locate"])
+		}
+	})
 	require.Equal(t, 0, code, stderr.String())
 	t.Log(stderr.String())
 	still := watch.DefaultDetectorConfig().StillFor
