@@ -21,7 +21,7 @@ import (
 
 const (
 	changeCellMM  = 2.0 // lighting is estimated on cells this size
-	changeRounds  = 2
+	changeRounds  = 4
 	changeSigmaMM = 12.0
 	changeTol     = 0.10
 )
@@ -31,7 +31,8 @@ const (
 // known to estimate the lighting. wb is the blurred, warped photo with margin off (fw wide);
 // conf marks confident paper pixels in the same layout.
 func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
-	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its edges) trains the next round's lighting,
+	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
+	// edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
 	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil)
 	for round := 1; round < changeRounds && out != nil; round++ {
@@ -156,7 +157,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
-			if sure != nil && sure[i] != 0 {
+			if sure != nil && sure[i] != 0 && step == 1 {
 				out[j] = 255
 				continue
 			}
