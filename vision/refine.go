@@ -19,7 +19,7 @@ import (
 // RMS of the remaining displacements is the residual reported in millimetres.
 
 const (
-	refinePatches = 60
+	refinePatches = 150
 	patchR        = 12 // template half-size, frame px (3 mm at 4 px/mm)
 )
 
@@ -29,7 +29,7 @@ type refinePoint struct{ p pt } // fresh frame px
 func refinePoints(fresh *SheetImage, gray gocv.Mat) []pt {
 	corners := gocv.NewMat()
 	defer corners.Close()
-	gocv.GoodFeaturesToTrack(gray, &corners, refinePatches, 0.02, float64(gray.Cols())/12)
+	gocv.GoodFeaturesToTrack(gray, &corners, refinePatches, 0.02, float64(gray.Cols())/20)
 	var out []pt
 	for i := 0; i < corners.Rows(); i++ {
 		v := corners.GetVecfAt(i, 0)
