@@ -683,9 +683,10 @@ func (im *inkMap) attachMarks(frags []*frag) []*frag {
 			for _, p := range g.pix {
 				d = math.Min(d, math.Hypot(float64(int(p)%im.w)-f.cx, float64(int(p)/im.w)-f.cy))
 			}
-			lim := 0.8 * g.size
-			if !g.elongated {
-				lim = 0.6 * g.size
+			// About half an x-height: where the dot of an i sits above its stem.
+			lim := 0.5 * g.size
+			if g.elongated {
+				lim = 0.9 * coreBand(g.pix, im.w)
 			}
 			if d < lim && d < bd {
 				bj, bd = j, d
