@@ -34,15 +34,18 @@ const (
 	featPxPerMM      = 3.0 // fresh feature image resolution: handwriting strokes stay 1-2 px wide
 	photoFeatPxPerMM = 2.6 // later photos, about (the torn sheet's area underestimates the scale)
 	// MaxResidualMM is the registration residual above which Register refuses.
-	MaxResidualMM = 1.5
+	MaxResidualMM = 0.9
 	// DoubtResidualMM is the residual above which Measure adds a doubt.
 	DoubtResidualMM = 1.0
 	minInliers      = 15
-	// maxUnrefinedMM is the residual allowed when the ink-patch refinement could not run
-	// (fewer than 8 patches matched): feature matches alone are trusted only when the
-	// untorn edges agree this well.
+	// maxUnrefinedMM is the residual allowed when few ink patches matched (see
+	// minConfirmPatches): feature matches alone are trusted only when the untorn edges agree
+	// this well.
 	maxUnrefinedMM = 0.5
-	marginMM       = 8.0 // frame margin examined around the sheet for outline agreement
+	// minConfirmPatches: with fewer ink patches matched than this, the alignment also needs
+	// the untorn edges to agree within maxUnrefinedMM.
+	minConfirmPatches = 12
+	marginMM          = 8.0 // frame margin examined around the sheet for outline agreement
 )
 
 type features struct {
@@ -252,7 +255,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		resid = math.Max(resid, edgeMM)
 	}
 	out.ResidualMM = math.Round(resid*1000) / 1000
-	if npatch < 8 && (out.ResidualMM > maxUnrefinedMM || math.IsNaN(edgeMM)) {
+	if npatch < minConfirmPatches && (out.ResidualMM > maxUnrefinedMM || math.IsNaN(edgeMM)) {
 		out.Close()
 		return nil, &RegistrationError{Reason: "too little ink matched at full resolution to confirm the alignment", ResidualMM: out.ResidualMM}
 	}
@@ -333,7 +336,7 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 		return &RegistrationError{Reason: "alignment implies an impossible perspective"}
 	}
 	hull := convexHull(inl)
-	if polyArea(hull) < 0.015*W*H {
+	if polyArea(hull) < 0.005*W*H {
 		return &RegistrationError{Reason: "matching features cover too little of the sheet"}
 	}
 	return nil
