@@ -24,6 +24,9 @@ const (
 	changeRounds  = 4
 	changeSigmaMM = 12.0
 	changeTol     = 0.10
+	// changeFloor keeps the tolerance from vanishing on dark ink (sum of three channels):
+	// cameras and JPEG treat dark colours less consistently than light ones.
+	changeFloor = 150
 )
 
 // changePaper returns, for the frame (sz, no margin), 255 where the photo matches the fresh
@@ -177,7 +180,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				}
 				p += g * float32(fb[3*j+k])
 			}
-			if d < changeTol*(p+30) {
+			if d < changeTol*(p+changeFloor) {
 				if step == 1 {
 					out[j] = 255
 					continue

@@ -80,12 +80,16 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	rm := newMask(w, h, raw)
 	defer rm.Close()
-	rawM := rm.Clone() // connectivity comes from the raw difference (see below)
-	defer rawM.Close()
 	d := int(math.Round(SliverMM * ppm))
 	if d%2 == 0 {
 		d++
 	}
+	// Connectivity comes from the raw difference closed by the sliver width: paper thinner
+	// than that between two removed parts (ink strokes that matched a dark table) does not
+	// make two pieces.
+	rawM := rm.Clone()
+	defer rawM.Close()
+	morph(&rawM, 0, d)
 	// Pad with non-paper before opening: OpenCV erodes as if the image went on past its
 	// border, which would keep slivers lying along the sheet's outer edge.
 	padded := gocv.NewMat()

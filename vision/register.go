@@ -480,7 +480,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	m := newMask(fw, fhh, prob)
 	defer m.Close()
 	tr("m.valid")
-	morph(&m, 3, 9) // ink strokes (< 2 mm) closed, specks opened
+	morph(&m, 5, 9) // specks and thin strokes opened (ink outlines matching a dark table), ink closed
 	tr("m.morph")
 	// Keep blobs that carry inliers.
 	labels := gocv.NewMat()
