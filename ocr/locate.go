@@ -563,6 +563,17 @@ func (im *inkMap) outline(rg *region, pix []int32, lo, hi float64) []judge.Point
 		}
 		return pts
 	}
+	// The outline follows the ink's body, not the faint halo blur leaves around strokes
+	// (pixels kept for connectivity only): darkness at least outlineLevel of full ink.
+	var body []int32
+	for _, p := range pix {
+		if float64(im.dark[p]) >= outlineLevel*255 {
+			body = append(body, p)
+		}
+	}
+	if len(body) >= len(pix)/3 {
+		pix = body
+	}
 	// Row extremes are enough for the hull.
 	rows := map[int][2]int{}
 	for _, p := range pix {
@@ -586,6 +597,9 @@ func (im *inkMap) outline(rg *region, pix []int32, lo, hi float64) []judge.Point
 	}
 	return pts
 }
+
+// outlineLevel is the fraction of full ink darkness from which a pixel counts in an outline.
+var outlineLevel = 0.35
 
 // convexHull is the hull of the points, counter-clockwise in a y-up frame (monotone chain),
 // without collinear points.

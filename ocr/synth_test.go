@@ -195,6 +195,9 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_SEAMW"), 64); err == nil {
 		seamWindow = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_OUTLINE"), 64); err == nil {
+		outlineLevel = v
+	}
 	if v := os.Getenv("OCR_MODES"); v != "" {
 		readModes = strings.Split(v, ",")
 	}
