@@ -17,6 +17,8 @@ type controller struct {
 	ref     Referee
 	players []*playerState
 	sheetOf int // player announced by "sheet NAME" for the next settled sheet, or -1
+	cand    *settled     // the candidate frame (Config.Speculate), until confirmed or aborted
+	spec    *speculation // the tear judged on cand, if any
 	settled []int
 	lat     []time.Duration
 	comp    []time.Duration
@@ -53,6 +55,127 @@ func (c *controller) emit(e Event) {
 		e.Rulings = c.rulings()
 		c.cfg.OnEvent(e)
 	}
+}
+
+// onFrame takes a message from the capture goroutine.
+func (c *controller) onFrame(s settled) {
+	switch s.kind {
+	case settleTaken:
+		c.onSettle(s)
+	case settleCandidate:
+		c.onCandidate(s)
+	case settleConfirm:
+		s.close()
+		c.onConfirm(s.no)
+	case settleAbort:
+		s.close()
+		c.onAbort(s.no)
+	}
+}
+
+// speculation is a tear judged on a candidate frame, not yet reported.
+type speculation struct {
+	p      int
+	t      judge.Tear
+	r      judge.TearRuling
+	ann    []byte
+	err    error
+	began  time.Time
+	judged time.Time
+}
+
+// onCandidate keeps the frame in which the sheet stopped moving and, when it can only be
+// the next tear of one player, judges it at once (the result is held until confirmed).
+func (c *controller) onCandidate(s settled) {
+	if c.cand != nil {
+		c.cand.close()
+	}
+	c.cand, c.spec = &s, nil
+	r, ok := c.ref.(Retractor)
+	if !ok {
+		return
+	}
+	p := -1
+	if len(c.players) == 1 {
+		p = 0
+	} else if c.sheetOf < 0 {
+		var cands []int
+		for i, ps := range c.players {
+			if !ps.fresh {
+				return // it may be a fresh sheet: wait until it is taken
+			}
+			cands = append(cands, i)
+		}
+		f, err := s.asFrame()
+		if err != nil {
+			return
+		}
+		if p, err = c.ref.Identify(f, cands); err != nil || p < 0 {
+			return
+		}
+	}
+	if p < 0 || !c.wantsFrame(c.players[p]) {
+		return
+	}
+	ps := c.players[p]
+	var t judge.Tear
+	if c.cfg.Scripted {
+		t = ps.Tears[ps.next]
+	} else {
+		t = ps.anns[0]
+	}
+	sp := &speculation{p: p, t: t, began: c.cfg.Now()}
+	f, err := s.asFrame()
+	if err == nil {
+		sp.r, sp.ann, sp.err = c.ref.Tear(p, t, &f)
+	} else {
+		sp.err = err
+	}
+	sp.judged = c.cfg.Now()
+	if errors.Is(sp.err, context.Canceled) {
+		r.Retract(p)
+		return
+	}
+	c.spec = sp
+}
+
+// onConfirm reports the speculation on frame no, or takes the frame the usual way.
+func (c *controller) onConfirm(no int) {
+	s := c.cand
+	c.cand = nil
+	if s == nil || s.no != no {
+		return
+	}
+	sp := c.spec
+	c.spec = nil
+	if sp == nil {
+		c.onSettle(*s)
+		return
+	}
+	defer s.close()
+	c.settled = append(c.settled, s.no)
+	ps := c.players[sp.p]
+	if c.cfg.Scripted {
+		ps.next++
+	} else {
+		ps.anns = ps.anns[1:]
+	}
+	c.report(sp.p, sp.t, s, sp.r, sp.ann, sp.err, sp.began)
+	c.match(sp.p)
+}
+
+// onAbort forgets a candidate frame that moved again, and any ruling made on it.
+func (c *controller) onAbort(no int) {
+	if c.cand == nil || c.cand.no != no {
+		return
+	}
+	if c.spec != nil {
+		c.ref.(Retractor).Retract(c.spec.p)
+		c.logf("frame %d: the sheet moved again before it settled; the tear judged on it is taken back", no)
+		c.spec = nil
+	}
+	c.cand.close()
+	c.cand = nil
 }
 
 // onSettle takes one settled frame: a fresh sheet or the "after" of a tear.
@@ -255,7 +378,6 @@ func (c *controller) match(p int) {
 // referee has recorded the ruling when it returns, and only then is it reported.
 func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	began := c.cfg.Now()
-	ps := c.players[p]
 	var r judge.TearRuling
 	var annotated []byte
 	var err error
@@ -268,6 +390,17 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	}
 	if err == nil {
 		r, annotated, err = c.ref.Tear(p, t, f)
+	}
+	c.report(p, t, s, r, annotated, err, began)
+}
+
+// report finishes a ruling the referee made (and recorded) on frame s (nil for a
+// last-ditch effort) and reports it.
+func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling, annotated []byte, err error, began time.Time) {
+	ps := c.players[p]
+	var f *Frame
+	if s != nil && s.png != nil {
+		f = &Frame{No: s.no, Mat: s.frame, PNG: s.png}
 	}
 	if errors.Is(err, context.Canceled) {
 		// Interrupted while judging: nothing was ruled (nor recorded) for this tear.
@@ -320,6 +453,14 @@ func (c *controller) waiting() bool {
 
 // finish reports and frees what was never paired.
 func (c *controller) finish() {
+	if c.cand != nil {
+		if c.spec != nil {
+			c.ref.(Retractor).Retract(c.spec.p)
+			c.spec = nil
+		}
+		c.cand.close()
+		c.cand = nil
+	}
 	for _, ps := range c.players {
 		for _, s := range ps.frames {
 			c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)

@@ -160,3 +160,44 @@ func TestDetectorPhases(t *testing.T) {
 	// Still from frame 3 (0.3 s): StillFor 0.4 s is reached at frame 7; again from 17: frame 21.
 	assert.Equal(t, []int{7, 21}, got)
 }
+
+// specReferee is a fakeReferee that can retract (so watch speculates).
+type specReferee struct {
+	fakeReferee
+	retracted int
+}
+
+func (s *specReferee) Retract(p int) { s.retracted++ }
+
+// TestSpeculation: with Config.Speculate, a tear is judged on the frame where the sheet
+// stopped, reported once it lay still long enough, and retracted when the sheet moved on
+// (a pause while it was being put back).
+func TestSpeculation(t *testing.T) {
+	spec := synth.VideoSpec{W: 640, H: 480, FPS: 15, Seed: 4, Pause: 3}
+	path, truth := writeTestVideoSpec(t, spec, nil,
+		[]image.Rectangle{image.Rect(0, 0, 60, 50)},
+		[]image.Rectangle{image.Rect(0, 0, 60, 50), image.Rect(150, 250, 210, 297)})
+	src, err := OpenSource(path)
+	require.NoError(t, err)
+	defer src.Close()
+	ref := &specReferee{}
+	var log strings.Builder
+	cfg := Config{Players: []Player{{Name: "Ann", Skills: []string{"A"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Speculate: true}
+	res, err := Run(context.Background(), cfg, src, ref, strings.NewReader("use A\ndamage A\n"))
+	require.NoError(t, err)
+	require.Len(t, res.Settled, len(truth.Still), "settled %v, still ranges %v", res.Settled, truth.Still)
+	for i, n := range res.Settled {
+		assert.True(t, truth.Still[i].Contains(n), "settle %d at frame %d, want in %v", i, n, truth.Still[i])
+	}
+	// Each torn sheet paused on its way back: judged there, retracted, judged again.
+	assert.Equal(t, 2, ref.retracted)
+	assert.Len(t, ref.tears, 4)
+	tears := res.Rulings.Players[0].Tears
+	require.Len(t, tears, 2)
+	for i, r := range tears {
+		assert.Equal(t, i+1, r.Index)
+		assert.Equal(t, PhotoName(res.Settled[i+1]), r.Photo)
+	}
+	assert.Equal(t, judge.KindDamage, tears[1].Kind)
+}

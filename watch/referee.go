@@ -151,6 +151,18 @@ func (a *AuditReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []
 	return pr.Tears[len(pr.Tears)-1], a.eye.annotated, nil
 }
 
+// Retract implements Retractor: player p's last tear leaves the manifest, and an audit of
+// the shorter manifest makes its stored ruling no longer current.
+func (a *AuditReferee) Retract(p int) {
+	if len(a.tears[p]) == 0 {
+		return
+	}
+	a.tears[p] = a.tears[p][:len(a.tears[p])-1]
+	a.audit()
+}
+
+var _ Retractor = (*AuditReferee)(nil)
+
 func playerIn(doc judge.Rulings, name string) (judge.PlayerRulings, bool) {
 	for _, pr := range doc.Players {
 		if pr.Name == name {

@@ -47,6 +47,13 @@ type Referee interface {
 	Tear(p int, t judge.Tear, f *Frame) (r judge.TearRuling, annotated []byte, err error)
 }
 
+// Retractor is a Referee that can take back player p's last tear: it was judged (and
+// recorded) on a frame the sheet then moved away from (Config.Speculate), and was never
+// reported. The next Tear of p replaces it.
+type Retractor interface {
+	Retract(p int)
+}
+
 // Event is something watch reports as it happens (to the page, the window, tests).
 type Event struct {
 	Player    int
@@ -54,8 +61,9 @@ type Event struct {
 	Ruling    *judge.TearRuling  // a tear was ruled
 	Annotated []byte             // JPEG for Ruling, or nil
 	Message   string             // a status message
-	// Latency is the time from reading the settled frame to the ruling being recorded;
-	// Compute is the part of it spent judging (the rest waited for earlier work).
+	// Latency is the time from reading the frame judged (the first in which the sheet lay
+	// still) to the ruling being reported; Compute is the part of it spent judging (the
+	// rest waited for the sheet to lie still for StillFor, or for earlier work).
 	Latency, Compute time.Duration
 	// Rulings is the whole rulings document after this event.
 	Rulings judge.Rulings
@@ -70,6 +78,11 @@ type Config struct {
 	Template template.Template
 	Analyzer AnalyzerConfig
 	Detector DetectorConfig
+	// Speculate starts judging a tear as soon as the sheet stops moving, on that first
+	// still frame, and reports the ruling once the sheet has lain still for StillFor (or
+	// forgets it if the sheet moved again): the ruling is out max(StillFor, judging) after
+	// the sheet stopped, not their sum. It needs a Referee that is a Retractor.
+	Speculate bool
 	// Realtime paces a video file at its frame rate, as a camera would deliver it (so that
 	// latencies mean what they would live). Cameras are always real time.
 	Realtime bool
@@ -94,18 +107,34 @@ type Result struct {
 	End     string // why the session ended
 	// Settled is every frame number taken as a settled sheet, in order.
 	Settled []int
-	// Latencies are the settle-to-recorded times of the tears ruled on a frame, and
-	// Computes the judging part of each.
+	// Latencies are the stopped-moving-to-reported times of the tears ruled on a frame
+	// (Event.Latency), and Computes the judging part of each.
 	Latencies, Computes []time.Duration
 }
 
 // settled is a frame taken by the detector.
 type settled struct {
+	kind   settleKind
 	no     int
-	frame  gocv.Mat
+	frame  gocv.Mat // empty for confirm and abort
 	readAt time.Time
 	png    []byte
 }
+
+// settleKind is what a message from the capture goroutine says about a frame.
+type settleKind int
+
+const (
+	// settleTaken: the sheet in this frame settled (lay still for StillFor).
+	settleTaken settleKind = iota
+	// settleCandidate: the sheet has just stopped moving in this frame (Config.Speculate);
+	// a confirm or an abort of the same frame follows.
+	settleCandidate
+	// settleConfirm: the candidate frame lay still for StillFor: it is taken.
+	settleConfirm
+	// settleAbort: the candidate frame moved again before StillFor: it is not taken.
+	settleAbort
+)
 
 func (s *settled) close() { s.frame.Close() }
 
@@ -167,7 +196,7 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	for capturing || len(settles) > 0 {
 		select {
 		case s := <-settles:
-			c.onSettle(s)
+			c.onFrame(s)
 		case a := <-anns:
 			c.onAnnouncement(a)
 		case <-annDone:
@@ -231,6 +260,11 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 	det := NewDetector(cfg.Detector)
 	frame := gocv.NewMat()
 	defer frame.Close()
+	// cand is the first frame of the current still run: the frame taken if it lasts.
+	cand := gocv.NewMat()
+	defer func() { cand.Close() }()
+	var candNo int
+	var candAt time.Time
 	fps := src.FPS()
 	if fps <= 0 || fps > 240 {
 		fps = 30
@@ -274,12 +308,36 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 		if err != nil {
 			continue
 		}
-		if det.Update(t, st) {
-			an.SetReference()
+		before := det.Phase()
+		taken := det.Update(t, st)
+		after := det.Phase()
+		send := func(s settled) {
 			select {
-			case settles <- settled{no: no, frame: frame.Clone(), readAt: readAt}:
+			case settles <- s:
 			case <-ctx.Done():
+				s.close()
 			}
+		}
+		if before != Settling && (after == Settling || taken) {
+			// The sheet stopped moving in this frame: the frame taken if it stays still.
+			cand.Close()
+			cand, candNo, candAt = frame.Clone(), no, readAt
+			if cfg.Speculate {
+				send(settled{kind: settleCandidate, no: no, frame: cand.Clone(), readAt: readAt})
+			}
+		}
+		switch {
+		case taken:
+			an.SetReference()
+			if cfg.Speculate {
+				send(settled{kind: settleConfirm, no: candNo, frame: gocv.NewMat(), readAt: candAt})
+				cand.Close()
+			} else {
+				send(settled{kind: settleTaken, no: candNo, frame: cand, readAt: candAt})
+			}
+			cand = gocv.NewMat()
+		case before == Settling && after != Settling && cfg.Speculate:
+			send(settled{kind: settleAbort, no: candNo, frame: gocv.NewMat(), readAt: candAt})
 		}
 		if cfg.OnFrame != nil && !cfg.OnFrame(no, frame, det.Phase(), st) {
 			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped by the user after %d frames", src.Name(), n)}

@@ -30,20 +30,21 @@ import (
 type watchOptions struct {
 	IO *IO
 
-	Source   string
-	Session  string
-	JSON     string
-	DB       string
-	Display  bool
-	HTTP     string
-	Players  []string
-	Skills   []string
-	Paper    string
-	Template string
-	Annotate string
-	Still    time.Duration
-	Grace    time.Duration
-	Realtime bool
+	Source    string
+	Session   string
+	JSON      string
+	DB        string
+	Display   bool
+	HTTP      string
+	Players   []string
+	Skills    []string
+	Paper     string
+	Template  string
+	Annotate  string
+	Still     time.Duration
+	Grace     time.Duration
+	Realtime  bool
+	Speculate bool
 
 	// NewPipeline starts the vision and OCR (a fake in tests).
 	NewPipeline func() (pipeline, error)
@@ -92,6 +93,7 @@ folder beside it, with an audit manifest) before it is printed.`,
 	f.StringVar(&opts.Template, "template", "default", "template JSON file without --session")
 	f.StringVar(&opts.Annotate, "annotate", "", "write each ruling's annotated image into this folder")
 	f.DurationVar(&opts.Still, "still", watch.DefaultDetectorConfig().StillFor, "how long the sheet must lie still before it is taken")
+	f.BoolVar(&opts.Speculate, "speculate", true, "start judging a tear as soon as the sheet stops moving (the ruling is reported once it lay still)")
 	f.BoolVar(&opts.Realtime, "realtime", false, "play a video file at its frame rate, as a camera delivers frames")
 	f.DurationVar(&opts.Grace, "grace", 2*time.Second, "after the source ends, how long to wait for announcements still to come")
 	return cmd
@@ -239,7 +241,8 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	defer aref.Close()
 
 	cfg := watch.Config{Players: pl.Players, Scripted: pl.Scripted, Paper: pl.Paper, Template: pl.Template,
-		Analyzer: watch.DefaultAnalyzerConfig(), Detector: watch.DefaultDetectorConfig(), Grace: opts.Grace, Log: errOut, Realtime: opts.Realtime}
+		Analyzer: watch.DefaultAnalyzerConfig(), Detector: watch.DefaultDetectorConfig(), Grace: opts.Grace, Log: errOut, Realtime: opts.Realtime,
+		Speculate: opts.Speculate}
 	cfg.Detector.StillFor = opts.Still
 
 	// What people see: the page, the window.
@@ -311,7 +314,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 		fmt.Fprintln(rulingsOut, rulingLine(name, *e.Ruling))
 		if e.Latency > 0 {
-			logf("%s tear %d ruled %.2f s after its frame settled (%.2f s judging)", name, e.Ruling.Index, e.Latency.Seconds(), e.Compute.Seconds())
+			logf("%s tear %d ruled %.2f s after the sheet stopped moving (%.2f s judging)", name, e.Ruling.Index, e.Latency.Seconds(), e.Compute.Seconds())
 		}
 	}
 

@@ -42,6 +42,9 @@ type VideoSpec struct {
 	// HandsStill is how many frames the hands that laid the sheet down rest motionless on
 	// it before they withdraw (0: they never rest). Such frames are not a settled sheet.
 	HandsStill int
+	// Pause stops the sliding sheet halfway for this many frames (shorter than a settle),
+	// then it moves on.
+	Pause int
 	// Light darkens the frame away from a lamp, by up to this fraction (0..0.6).
 	Light float64
 	Shots []VideoShot
@@ -148,8 +151,15 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 		}
 		for i := 0; i < spec.Slide; i++ {
 			f := 1 - float64(i+1)/float64(spec.Slide+1) // 1 .. >0
-			m := sh.compose(table, from*f*float64(spec.W)*0.6, -f*40, f*25)
-			err := write(m)
+			m := sh.compose(table, from*f*float64(spec.W)*0.3, -f*40, f*25)
+			reps := 1
+			if i == spec.Slide/2 {
+				reps += spec.Pause
+			}
+			var err error
+			for r := 0; r < reps && err == nil; r++ {
+				err = write(m)
+			}
 			m.Close()
 			if err != nil {
 				sh.close()
