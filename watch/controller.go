@@ -16,7 +16,7 @@ type controller struct {
 	cfg     Config
 	ref     Referee
 	players []*playerState
-	sheetOf int // player announced by "sheet NAME" for the next settled sheet, or -1
+	sheetOf int          // player announced by "sheet NAME" for the next settled sheet, or -1
 	cand    *settled     // the candidate frame (Config.Speculate), until confirmed or aborted
 	spec    *speculation // the tear judged on cand, if any
 	settled []int
