@@ -31,9 +31,11 @@ func (l *Locator) Discover(sheet, mask gocv.Mat, pxPerMM float64) ([]Word, error
 	owner := map[*view]int{}
 	for i, rg := range regions {
 		for _, o := range orientations(rg, im.w) {
-			v := &view{rg: o}
-			views = append(views, v)
-			owner[v] = i
+			for _, psm := range readModes {
+				v := &view{rg: o, psm: psm}
+				views = append(views, v)
+				owner[v] = i
+			}
 		}
 	}
 	l.readAll(im, views, "")
