@@ -446,6 +446,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
 		// colour test (unbiased at the 50% point) decides instead.
+		inkDecide(cp, freshInk(fresh), sz, ppm)
 		grown := newMask(sz.X, sz.Y, cp)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 		gocv.Dilate(grown, &grown, k)
@@ -663,3 +664,38 @@ const useLocalModels = false
 // edgeQuantile is the percentile of untorn-edge offsets reported as the outline residual: high
 // enough that one misaligned side shows, low enough that tear lines ending on a side do not.
 const edgeQuantile = 90
+
+// inkDecide settles the fresh sheet's ink pixels by their surroundings. Dark ink matches a
+// dark table about as well as it matches itself, so the change test is no evidence there:
+// each ink pixel takes the state (paper or not) that dominates the non-ink pixels within
+// a millimetre. Letters on the paper stay paper; letters on a torn-away piece go with the table.
+func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
+	p := make([]byte, len(cp))
+	q := make([]byte, len(cp))
+	for j := range cp {
+		if ink[j] != 0 {
+			continue
+		}
+		if cp[j] != 0 {
+			p[j] = 255
+		} else {
+			q[j] = 255
+		}
+	}
+	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
+	defer pm.Close()
+	defer qm.Close()
+	k := int(2*ppm) | 1
+	gocv.Blur(pm, &pm, image.Pt(k, k))
+	gocv.Blur(qm, &qm, image.Pt(k, k))
+	pb, qb := pm.ToBytes(), qm.ToBytes()
+	for j := range cp {
+		if ink[j] != 0 && (pb[j] != 0 || qb[j] != 0) {
+			if pb[j] >= qb[j] {
+				cp[j] = 255
+			} else {
+				cp[j] = 0
+			}
+		}
+	}
+}
