@@ -91,8 +91,7 @@ func (c *controller) onCandidate(s settled) {
 		c.cand.close()
 	}
 	c.cand, c.spec = &s, nil
-	r, ok := c.ref.(Retractor)
-	if !ok {
+	if _, ok := c.ref.(Retractor); !ok {
 		return
 	}
 	p := -1
@@ -133,8 +132,7 @@ func (c *controller) onCandidate(s settled) {
 	}
 	sp.judged = c.cfg.Now()
 	if errors.Is(sp.err, context.Canceled) {
-		r.Retract(p)
-		return
+		return // nothing was ruled
 	}
 	c.spec = sp
 }
@@ -170,7 +168,9 @@ func (c *controller) onAbort(no int) {
 		return
 	}
 	if c.spec != nil {
-		c.ref.(Retractor).Retract(c.spec.p)
+		if c.spec.err == nil { // a failed Tear recorded nothing
+			c.ref.(Retractor).Retract(c.spec.p)
+		}
 		c.logf("frame %d: the sheet moved again before it settled; the tear judged on it is taken back", no)
 		c.spec = nil
 	}
@@ -454,10 +454,10 @@ func (c *controller) waiting() bool {
 // finish reports and frees what was never paired.
 func (c *controller) finish() {
 	if c.cand != nil {
-		if c.spec != nil {
+		if c.spec != nil && c.spec.err == nil {
 			c.ref.(Retractor).Retract(c.spec.p)
-			c.spec = nil
 		}
+		c.spec = nil
 		c.cand.close()
 		c.cand = nil
 	}
