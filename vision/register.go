@@ -36,7 +36,7 @@ const (
 	// MaxResidualMM is the registration residual above which Register refuses.
 	MaxResidualMM = 0.9
 	// DoubtResidualMM is the residual above which Measure adds a doubt.
-	DoubtResidualMM = 1.0
+	DoubtResidualMM = 0.8
 	minInliers      = 15
 	// maxUnrefinedMM is the residual allowed when few ink patches matched (see
 	// minConfirmPatches): feature matches alone are trusted only when the untorn edges agree
