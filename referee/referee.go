@@ -221,7 +221,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	pa.images = PlayerImages{Name: p.Name}
 	sheetData, sheetSHA, sheetErr := pa.readPhoto(p.Sheet)
 	pa.freshData = sheetData
-	key := hashKey("tearcam.referee/v1", pa.Versions, pa.m.Paper, pa.m.Template, p.Skills, sheetSHA, errString(sheetErr))
+	key := hashKey("tearcam.referee/v2", pa.Versions, pa.m.Paper, pa.m.Template, p.Skills, sheetSHA, errString(sheetErr))
 	if pa.DB != nil {
 		var err error
 		pa.playerID, err = pa.DB.PutPlayer(ctx, store.Player{SessionID: pa.sessionID, Name: p.Name, Position: pa.pos,
@@ -250,34 +250,14 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 
 	c := judge.NewCharacter(p.Name, p.Skills, rec.Layouts)
 	out := judge.PlayerRulings{Name: p.Name, Sheet: sr, Tears: []judge.TearRuling{}}
-	// The last good sheet: the photo the next tear is measured against (nil data: the fresh
-	// sheet), and its registered Sheet once made.
-	var goodData, goodThumb []byte
-	var good Sheet
+	// good is the last good sheet, the next tear is measured against (nil: the fresh sheet).
+	var good *goodSheet
+	var goodThumb []byte
 	// skipped are the tears since the last good sheet whose photo could not be measured:
 	// paper they removed shows up in the next measurement, which cannot tell it apart.
 	var skipped []int
-	defer func() {
-		if good != nil {
-			good.Close()
-		}
-	}()
-	before := func() (Sheet, error) {
-		if goodData == nil {
-			return pa.freshSheet()
-		}
-		if good == nil {
-			f, err := pa.freshSheet()
-			if err != nil {
-				return nil, err
-			}
-			if good, err = pa.Eye.Register(f, goodData); err != nil {
-				good = nil
-				return nil, err
-			}
-		}
-		return good, nil
-	}
+	defer func() { good.close() }()
+	before := func() (Sheet, error) { return pa.rebuild(good) }
 	for k, t := range p.Tears {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -293,7 +273,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		tr := TearImages{}
 		if pa.Images {
 			tr.Before = pa.images.Sheet
-			if goodData != nil {
+			if good != nil {
 				tr.Before = goodThumb
 			}
 			if data != nil {
@@ -354,11 +334,14 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			skipped = append(skipped, index)
 		}
 		if t.Photo != "" && !wasOut && meas.Refused == "" {
-			goodData, goodThumb, skipped = data, tr.After, nil
-			if good != nil {
-				good.Close()
+			next := &goodSheet{data: data, sheet: after}
+			if after == nil {
+				// Re-used: rebuilt from the chain, only if a later tear needs it.
+				next.prev = good
+			} else {
+				good.close()
 			}
-			good, after = after, nil // nil when re-used: registered again only if needed
+			good, after, goodThumb, skipped = next, nil, tr.After, nil
 		}
 		if after != nil {
 			after.Close()
@@ -380,6 +363,65 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	}
 	out.Out, _ = c.Out()
 	return judge.NormalizePlayer(out), nil
+}
+
+// goodSheet is a sheet a tear was measured against or will be: a tear's photo registered
+// into the sheet frame and measured, so that it carries what vision keeps from one
+// measurement to the next (the letter history). sheet is nil after a re-used ruling until
+// rebuild makes it again.
+type goodSheet struct {
+	data  []byte
+	sheet Sheet
+	prev  *goodSheet // the sheet this one's tear was measured against (nil: the fresh sheet), while sheet is nil
+}
+
+// close closes g's sheet and those of the chain it still holds. It is safe on nil.
+func (g *goodSheet) close() {
+	for ; g != nil; g = g.prev {
+		if g.sheet != nil {
+			g.sheet.Close()
+			g.sheet = nil
+		}
+	}
+}
+
+// rebuild returns g's sheet (the fresh sheet for nil), making it again when its ruling was
+// re-used: exactly as measure made it the first time (registered to the fresh sheet, else to
+// the sheet before it) and measured against the sheet before it, so that a resumed audit
+// measures the next tear against the very sheet a fresh audit would.
+func (pa *playerAudit) rebuild(g *goodSheet) (Sheet, error) {
+	if g == nil {
+		return pa.freshSheet()
+	}
+	if g.sheet != nil {
+		return g.sheet, nil
+	}
+	fresh, err := pa.freshSheet()
+	if err != nil {
+		return nil, err
+	}
+	b, err := pa.rebuild(g.prev)
+	if err != nil {
+		return nil, err
+	}
+	a, err := pa.Eye.Register(fresh, g.data)
+	if err != nil {
+		if b == fresh {
+			return nil, err
+		}
+		if a, err = pa.Eye.Register(b, g.data); err != nil {
+			return nil, err
+		}
+	}
+	res, err := pa.Eye.Measure(b, a, pa.layouts, pa.m.Template)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	res.Close()
+	g.prev.close()
+	g.sheet, g.prev = a, nil
+	return a, nil
 }
 
 // measure registers and measures one tear's photo. It never fails: a problem becomes the

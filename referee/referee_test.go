@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -205,7 +206,7 @@ func TestResumeReusesUnchangedMeasurements(t *testing.T) {
 	r3, eye3 := newReferee(db)
 	res3, err := r3.Audit(ctx, m)
 	require.NoError(t, err)
-	assert.Equal(t, 2, eye3.MeasureCalls)
+	assert.Equal(t, 1+2, eye3.MeasureCalls, "tear 1's sheet rebuilt (its letter history), then tears 2 and 3")
 	assert.Equal(t, 1+3, res3.Reused, "Ann's tear 1 and Bo's three tears; the last ditch follows a changed tear")
 	assert.Equal(t, judge.Valid, res3.Rulings.Players[0].Tears[1].Verdict)
 	assert.Equal(t, eye3.Opened, eye3.Closed)
@@ -223,6 +224,59 @@ func TestResumeReusesUnchangedMeasurements(t *testing.T) {
 	assert.True(t, st.Out)
 	assert.Equal(t, judge.OutLastDitch, st.OutReason)
 	assert.Equal(t, 4, st.Tears)
+}
+
+// TestResumeIsByteIdentical audits Ann's tears up to each point with a database, then all of
+// them: the JSON must be byte-identical to a fresh audit's. Her tear 2 photo shows Archery's
+// first two letters as on the sheet, but tear 1 removed them: only the letter history the
+// sheet after tear 1 carries makes them gone (5 left, not 7), so a resumed audit must measure
+// tear 2 against that very sheet, not the photo registered again.
+func TestResumeIsByteIdentical(t *testing.T) {
+	photos := twoPlayerPhotos()
+	var ann2 fake.Photo
+	require.NoError(t, json.Unmarshal(photos["ann-2.jpg"], &ann2))
+	ann2.Letters["Archery"] = "SSSSSSS"
+	ann2.Letters["Tea Ceremony"] = "ASSSSSSSSSC"
+	photos["ann-2.jpg"] = fake.JSON(ann2)
+	full := strings.SplitAfter(twoPlayers, "  - name: Bo")[0]
+	full = strings.TrimSuffix(full, "  - name: Bo")
+	tears := []string{
+		"      - {photo: ann-1.jpg, kind: use, skill: Archery}\n",
+		"      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony}\n",
+		"      - {photo: ann-3.jpg, kind: penalty, skill: Tea Ceremony}\n",
+	}
+	require.Contains(t, full, strings.Join(tears, ""))
+	m := writeSession(t, full, photos)
+	r, _ := newReferee(nil)
+	fresh, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	want := string(jsonOf(t, fresh.Rulings))
+	ann := fresh.Rulings.Players[0]
+	require.Equal(t, "Archery", ann.Tears[1].Skills[0].Name)
+	assert.Equal(t, 5, ann.Tears[1].Skills[0].Remaining, "tear 1 took 2 of Archery's 7 letters")
+	assert.Contains(t, ann.Tears[1].UndecidedReason, "letter 1 (T) of Tea Ceremony is ambiguous")
+	assert.Contains(t, ann.Tears[2].UndecidedReason, "letter 1 (T) of Tea Ceremony is ambiguous", "still in doubt after tear 3")
+
+	for cut := 1; cut <= len(tears); cut++ {
+		t.Run(fmt.Sprintf("after tear %d", cut), func(t *testing.T) {
+			partial := strings.Replace(full, strings.Join(tears[cut:], ""), "", 1)
+			require.NoError(t, os.WriteFile(m.File, []byte(partial), 0o644))
+			pm, err := session.Load(m.File, session.Audit)
+			require.NoError(t, err)
+			db := storetest.MustOpenDB(t)
+			r1, _ := newReferee(db)
+			_, err = r1.Audit(context.Background(), pm)
+			require.NoError(t, err)
+
+			require.NoError(t, os.WriteFile(m.File, []byte(full), 0o644))
+			r2, eye := newReferee(db)
+			res, err := r2.Audit(context.Background(), m)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, res.Reused, cut, "the tears audited before are re-used")
+			assert.Equal(t, want, string(jsonOf(t, res.Rulings)))
+			assert.Equal(t, eye.Opened, eye.Closed, "every sheet rebuilt is closed")
+		})
+	}
 }
 
 func TestRulingsAreReproducible(t *testing.T) {

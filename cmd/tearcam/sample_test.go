@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,4 +51,53 @@ func TestAuditSampleSession(t *testing.T) {
 	st, err := os.Stat(filepath.Join(out, "r.html"))
 	require.NoError(t, err)
 	assert.Greater(t, st.Size(), int64(10000), "the report inlines its images")
+}
+
+// TestAuditSampleResumeIsByteIdentical audits the sample session up to tear 1 (and tear 2)
+// into a database, then the whole session with it: the JSON must be byte-identical to a
+// from-scratch audit's, with the real vision and OCR (tournaments need reproducible rulings).
+func TestAuditSampleResumeIsByteIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real pipeline five times")
+	}
+	src := filepath.Join("..", "..", "testdata", "images", "sample")
+	full, err := os.ReadFile(filepath.Join(src, "session.yaml"))
+	if err != nil {
+		t.Skipf("no sample session: %v", err)
+	}
+	dir := t.TempDir()
+	names, err := filepath.Glob(filepath.Join(src, "*.jpg"))
+	require.NoError(t, err)
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(n)), b, 0o644))
+	}
+	manifest := filepath.Join(dir, "session.yaml")
+	audit := func(t *testing.T, yaml []byte, db string) []byte {
+		t.Helper()
+		require.NoError(t, os.WriteFile(manifest, yaml, 0o644))
+		iostreams, stdout, stderr := testIO()
+		code := Main([]string{"audit", manifest, "--json", "-", "--db", db}, iostreams)
+		require.Equal(t, 0, code, stderr.String())
+		return stdout.Bytes()
+	}
+	want := audit(t, full, filepath.Join(dir, "fresh.db"))
+	// The manifest's tears, one per line, in order.
+	var tearLines []int
+	lines := strings.SplitAfter(string(full), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "{photo:") {
+			tearLines = append(tearLines, i)
+		}
+	}
+	require.GreaterOrEqual(t, len(tearLines), 3)
+	for _, cut := range []int{1, 2} {
+		t.Run(fmt.Sprintf("after tear %d", cut), func(t *testing.T) {
+			partial := strings.Join(append(lines[:tearLines[cut]:tearLines[cut]], lines[tearLines[len(tearLines)-1]+1:]...), "")
+			db := filepath.Join(t.TempDir(), "resume.db")
+			audit(t, []byte(partial), db)
+			assert.Equal(t, string(want), string(audit(t, full, db)))
+		})
+	}
 }

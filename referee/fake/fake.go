@@ -59,6 +59,9 @@ type sheet struct {
 	fresh  *Sheet
 	photo  *Photo
 	closed *int
+	// hist is what vision's letter history keeps: after Measure, the letters of this
+	// after-sheet that are gone ('G') or in doubt ('A'), by skill and letter index.
+	hist map[[2]int]rune
 }
 
 func (s *sheet) Close() error {
@@ -124,7 +127,8 @@ func (e *Eye) Measure(before, after referee.Sheet, layouts []judge.SkillLayout, 
 	}
 	m := judge.Measurement{RemovedAreaMM2: p.RemovedAreaMM2, Pieces: p.Pieces, EdgeToEdge: p.EdgeToEdge,
 		TemplateFits: p.TemplateFits, PaperFitsTemplate: p.PaperFits, Doubts: p.Doubts}
-	for _, l := range layouts {
+	hist := map[[2]int]rune{}
+	for si, l := range layouts {
 		sl := judge.SkillLetters{Name: l.Name}
 		if l.Located == 0 {
 			m.Letters = append(m.Letters, sl)
@@ -137,11 +141,30 @@ func (e *Eye) Measure(before, after referee.Sheet, layouts []judge.SkillLayout, 
 		if len(code) != judge.Letters(l.Name) {
 			return nil, fmt.Errorf("fake photo: %d letter states for %s", len(code), l.Name)
 		}
-		for _, c := range code {
+		for li, c := range []rune(code) {
+			// As vision does: a letter gone before stays gone; one in doubt before is in doubt
+			// still unless measured cut, unknown or gone.
+			switch before.(*sheet).hist[[2]int{si, li}] {
+			case 'G':
+				c = 'G'
+			case 'A':
+				if c == 'S' || c == 'R' {
+					c = 'A'
+				}
+			}
+			switch c {
+			case 'R', 'C', 'G':
+				hist[[2]int{si, li}] = 'G'
+			case 'A':
+				hist[[2]int{si, li}] = 'A'
+			}
 			sl.States = append(sl.States, map[rune]judge.LetterState{'S': judge.LetterOnSheet, 'R': judge.LetterRemoved,
 				'C': judge.LetterCut, 'G': judge.LetterGone, 'U': judge.LetterUnknown, 'A': judge.LetterAmbiguous}[c])
 		}
 		m.Letters = append(m.Letters, sl)
+	}
+	if after != before {
+		after.(*sheet).hist = hist
 	}
 	return &measured{m: m}, nil
 }
