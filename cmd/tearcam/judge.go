@@ -80,11 +80,14 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 	}
 	var skills []string
 	seen := map[string]bool{}
-	for _, s := range strings.Split(opts.Skills, ",") {
+	empty := strings.TrimSpace(strings.ReplaceAll(opts.Skills, ",", "")) == ""
+	for i, s := range strings.Split(opts.Skills, ",") {
 		s = strings.TrimSpace(s)
 		switch {
-		case s == "":
+		case s == "" && empty:
 			continue
+		case s == "":
+			return nil, usageErrorf("--skills %q: skill %d is empty", opts.Skills, i+1)
 		case judge.Letters(s) == 0:
 			return nil, usageErrorf("--skills: %q has no letters", s)
 		case seen[strings.ToLower(s)]:
