@@ -101,8 +101,8 @@ recorded there.`,
 		f.IntVar(&s.Level, prefix+"level", 0, who+" level, 2..6")
 		f.BoolVar(&s.Trained, prefix+"trained", false, who+" skill is trained: add the level")
 		f.BoolVar(&s.Partial, prefix+"partial", false, who+" skill is partial: add half the level, rounded up")
-		f.StringSliceVar(&s.Bonus, prefix+"bonus", nil, who+" bonuses, +1 each: advantage, no-pressure, right-tool, spend-big")
-		f.StringSliceVar(&s.Penalty, prefix+"penalty", nil, who+" penalties, -1 each: disadvantage, time-is-a-factor, wrong-tool")
+		f.StringSliceVar(&s.Bonus, prefix+"bonus", nil, who+" bonuses, +1 each: "+modifierNames(1))
+		f.StringSliceVar(&s.Penalty, prefix+"penalty", nil, who+" penalties, -1 each: "+modifierNames(-1))
 		f.IntVar(&s.Extra, prefix+"extra", 0, who+" other adjustment the GM allows")
 		f.IntSliceVar(&s.Dice, prefix+"dice", nil, who+" dice, if rolled by hand: three values 1..6")
 	}
@@ -162,11 +162,8 @@ func (s checkSide) spec(prefix, skill string) (engine.CheckSpec, error) {
 	}{{"bonus", s.Bonus, 1}, {"penalty", s.Penalty, -1}} {
 		for _, n := range group.names {
 			m, err := engine.ParseModifier(n)
-			if err != nil {
-				return cs, usageErrorf("--%s%s: %w", prefix, group.flag, err)
-			}
-			if m.Value() != group.sign {
-				return cs, usageErrorf("--%s%s: %s is not a %s", prefix, group.flag, m, group.flag)
+			if err != nil || m.Value() != group.sign {
+				return cs, usageErrorf("--%s%s %q: not a %s (want one of %s)", prefix, group.flag, n, group.flag, modifierNames(group.sign))
 			}
 			cs.Modifiers = append(cs.Modifiers, m)
 		}
@@ -285,6 +282,21 @@ func runCheck(opts *checkOptions) error {
 		return writeJSON(opts.IO.Out, rep)
 	}
 	return printCheck(opts.IO.Out, opts, rep)
+}
+
+// modifierName is a modifier as the flags spell it: "no-pressure" for engine's
+// "no_pressure" (either is accepted).
+func modifierName(m engine.Modifier) string { return strings.ReplaceAll(string(m), "_", "-") }
+
+// modifierNames lists the bonuses (sign 1) or penalties (sign -1) as the flags spell them.
+func modifierNames(sign int) string {
+	var names []string
+	for _, m := range engine.Modifiers {
+		if m.Value() == sign {
+			names = append(names, modifierName(m))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func describeSpec(s engine.CheckSpec) string {

@@ -87,6 +87,38 @@ func TestCheckBadUsageExitsTwo(t *testing.T) {
 	}
 }
 
+// TestCheckModifierSpelling: the flags take engine's names with dashes or underscores, and
+// every message and the help spell them with dashes, as the help does.
+func TestCheckModifierSpelling(t *testing.T) {
+	run := func(args string) (int, string, string) {
+		iostreams, out, errOut := testIO()
+		code := Main(strings.Fields(args), iostreams)
+		return code, out.String(), errOut.String()
+	}
+	_, dashed, _ := run("check --bonus no-pressure,right-tool --penalty time-is-a-factor --dice 3,4,5 --ts 12")
+	code, underscored, stderr := run("check --bonus no_pressure,right_tool --penalty time_is_a_factor --dice 3,4,5 --ts 12")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, dashed, underscored)
+	assert.Contains(t, dashed, "no pressure +1, right tool +1, time is a factor -1")
+
+	for _, tc := range []struct{ args, want string }{
+		{"check --bonus luck", `tearcam: --bonus "luck": not a bonus (want one of advantage, no-pressure, right-tool, spend-big)` + "\n"},
+		{"check --bonus wrong_tool", `tearcam: --bonus "wrong_tool": not a bonus (want one of advantage, no-pressure, right-tool, spend-big)` + "\n"},
+		{"check --penalty no-pressure", `tearcam: --penalty "no-pressure": not a penalty (want one of disadvantage, time-is-a-factor, wrong-tool)` + "\n"},
+		{"check --opp-bonus x --opposed", `tearcam: --opp-bonus "x": not a bonus (want one of advantage, no-pressure, right-tool, spend-big)` + "\n"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			code, out, stderr := run(tc.args)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out)
+			assert.Equal(t, tc.want, stderr)
+		})
+	}
+	_, help, _ := run("check --help")
+	assert.Contains(t, help, "bonuses, +1 each: advantage, no-pressure, right-tool, spend-big")
+	assert.Contains(t, help, "penalties, -1 each: disadvantage, time-is-a-factor, wrong-tool")
+}
+
 func checkOpts() (*checkOptions, *strings.Builder) {
 	iostreams, _, _ := testIO()
 	var sb strings.Builder
