@@ -325,3 +325,45 @@ func TestRegisterRefusesOtherSheet(t *testing.T) {
 	}
 	assert.ErrorIs(t, err, ErrRegistration)
 }
+
+// TestOddInputsDoNotPanic: noise, tiny, grey and four-channel images give errors, not panics.
+func TestOddInputsDoNotPanic(t *testing.T) {
+	noise := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	b := noise.ToBytes()
+	for i := range b {
+		b[i] = byte((i*7919 + i/3*104729) % 251) // deterministic clutter
+	}
+	clutter, err := gocv.NewMatFromBytes(480, 640, gocv.MatTypeCV8UC3, b)
+	require.NoError(t, err)
+	defer clutter.Close()
+	tiny := gocv.NewMatWithSize(20, 20, gocv.MatTypeCV8UC3)
+	defer tiny.Close()
+	gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 0, 0, 0), 300, 400, gocv.MatTypeCV8UC1)
+	defer gray.Close()
+	bgra := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(30, 60, 90, 255), 300, 400, gocv.MatTypeCV8UC4)
+	defer bgra.Close()
+	sheet := renderSheet(t, a4, 3)
+	defer sheet.Close()
+	bg := background(t, "felt", 1600, 1200, 2)
+	defer bg.Close()
+	ok := photograph(t, sheet, a4, nil, bg, pt{800, 600}, 20, 3.2, 0.05)
+	defer ok.photo.Close()
+	fresh, err := Fresh(ok.photo, a4)
+	require.NoError(t, err)
+	defer fresh.Close()
+	for name, m := range map[string]gocv.Mat{"clutter": clutter, "tiny": tiny, "gray": gray, "bgra": bgra} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Fresh(m, a4)
+			if s != nil {
+				s.Close()
+			}
+			assert.Error(t, err)
+			r, err := Register(fresh, m)
+			if r != nil {
+				r.Close()
+			}
+			assert.Error(t, err)
+		})
+	}
+}
