@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"tearcam/engine"
@@ -326,7 +327,7 @@ func throwChoosers(opts *throwOptions, used *sources) (player, gm engine.Chooser
 	if err != nil {
 		return nil, nil, err
 	}
-	prompt := &prompter{in: bufio.NewReader(opts.IO.In), out: opts.IO.ErrOut}
+	prompt := newPrompter(opts.IO.In, opts.IO.ErrOut)
 	player = engine.Then{First: tracked{"--choice", pc, &used.player},
 		Next: tracked{"prompt", promptChooser{p: prompt, who: "player"}, &used.player}}
 	var next engine.Chooser
@@ -399,10 +400,21 @@ func runCommit(opts *throwOptions) error {
 	return err
 }
 
-// prompter reads choices typed at the terminal.
+// prompter reads choices typed at the terminal, or piped in.
 type prompter struct {
 	in  *bufio.Reader
 	out io.Writer
+	// tty is true when in is a terminal: prompt before reading. Otherwise a prompt is
+	// written only when there is something to read, so that empty input gives the error
+	// alone.
+	tty bool
+	// pending is true when a prompt ends the last line written to out.
+	pending bool
+}
+
+func newPrompter(in io.Reader, out io.Writer) *prompter {
+	f, ok := in.(*os.File)
+	return &prompter{in: bufio.NewReader(in), out: out, tty: ok && isatty.IsTerminal(f.Fd())}
 }
 
 type promptChooser struct {
@@ -410,13 +422,35 @@ type promptChooser struct {
 	who string
 }
 
+// noThrow is the error for input that ended before round's throw: it ends the prompt's
+// line and names the flag that gives this side's throws.
+func (c promptChooser) noThrow(round int) error {
+	if c.p.pending {
+		fmt.Fprintln(c.p.out)
+		c.p.pending = false
+	}
+	if c.who == "GM" {
+		return usageErrorf("no throw for round %d: the input ended (give the GM's throws with --gm-choice, or --gm random)", round)
+	}
+	return usageErrorf("no throw for round %d: the input ended (give the player's throws with --choice, e.g. --choice stones,swords)", round)
+}
+
 func (c promptChooser) Choose(round int) (engine.Choice, error) {
 	for {
+		if !c.p.tty {
+			if _, err := c.p.in.Peek(1); err != nil {
+				return 0, c.noThrow(round)
+			}
+		}
 		fmt.Fprintf(c.p.out, "round %d, %s's throw (stones, scrolls, swords): ", round, c.who)
+		c.p.pending = true
 		line, err := c.p.in.ReadString('\n')
+		if c.p.tty && strings.HasSuffix(line, "\n") {
+			c.p.pending = false // the terminal echoed the newline
+		}
 		if strings.TrimSpace(line) == "" {
 			if err != nil {
-				return 0, usageErrorf("no throw typed for round %d (give --choice or --gm-choice, or type one)", round)
+				return 0, c.noThrow(round)
 			}
 			continue
 		}
@@ -427,6 +461,7 @@ func (c promptChooser) Choose(round int) (engine.Choice, error) {
 		if err != nil {
 			return 0, usageErrorf("round %d: %w", round, perr)
 		}
+		c.p.pending = false
 		fmt.Fprintf(c.p.out, "%v\n", perr)
 	}
 }

@@ -236,7 +236,31 @@ func TestRunThrowPrompt(t *testing.T) {
 	err := runThrow(o)
 	var ue *UsageError
 	assert.ErrorAs(t, err, &ue)
-	assert.ErrorContains(t, err, "no throw typed for round 1")
+	assert.EqualError(t, err, "throw: player: no throw for round 1: the input ended (give the player's throws with --choice, e.g. --choice stones,swords)")
+}
+
+// TestThrowEmptyInput: with no --choice and nothing to read, a clean one-line error that
+// names --choice (not --gm-choice, the GM's flag), and no prompt fragment before it; input
+// that ends after some throws ends the prompt's line first.
+func TestThrowEmptyInput(t *testing.T) {
+	iostreams, out, errOut := testIO()
+	assert.Equal(t, 2, Main([]string{"throw", "--seed", "1"}, iostreams))
+	assert.Empty(t, out.String())
+	assert.Equal(t, "tearcam: throw: player: no throw for round 1: the input ended "+
+		"(give the player's throws with --choice, e.g. --choice stones,swords)\n", errOut.String())
+
+	iostreams, out, errOut = testIO()
+	iostreams.In = strings.NewReader("stones\n")
+	assert.Equal(t, 2, Main([]string{"throw", "--seed", "1", "--series", "3", "--gm-choice", "swords,stones"}, iostreams))
+	assert.Empty(t, out.String())
+	assert.Equal(t, "round 1, player's throw (stones, scrolls, swords): \n"+
+		"tearcam: throw: player: no throw for round 2: the input ended "+
+		"(give the player's throws with --choice, e.g. --choice stones,swords)\n", errOut.String())
+
+	iostreams, _, errOut = testIO()
+	assert.Equal(t, 2, Main([]string{"throw", "--choice", "stones", "--gm", "prompt"}, iostreams))
+	assert.Equal(t, "tearcam: throw: opponent: no throw for round 1: the input ended "+
+		"(give the GM's throws with --gm-choice, or --gm random)\n", errOut.String())
 }
 
 func TestRunThrowCommitReveal(t *testing.T) {
