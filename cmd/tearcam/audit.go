@@ -97,6 +97,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		if syscall.Access(m.Dir, 2 /* W_OK */) != nil {
 			dbPath = "tearcam.db"
 			fmt.Fprintf(opts.IO.ErrOut, "%s is read-only: session database in %s\n", m.Dir, dbPath)
+		} else {
+			fmt.Fprintf(opts.IO.ErrOut, "session database: %s (the default; choose another with --db)\n", dbPath)
 		}
 	}
 	db, err := store.Open(dbPath)

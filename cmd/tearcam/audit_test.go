@@ -142,7 +142,8 @@ func TestAuditWritesEverything(t *testing.T) {
 	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", filepath.Join(out, "r.json"),
 		"--report", filepath.Join(out, "r.html"), "--annotate", filepath.Join(out, "ann"))
 	require.Equal(t, 0, code, stderr)
-	assert.Empty(t, stderr)
+	assert.Equal(t, "session database: "+filepath.Join(filepath.Dir(manifest), "tearcam.db")+
+		" (the default; choose another with --db)\n", stderr, "where the default database went, on stderr")
 	want := `Ann: untorn sheet ann-0.jpg found; letters located: Archery 7/7, Tea Ceremony 11/11
     #  photo      kind        skill         verdict
     1  ann-1.jpg  use         Archery       valid
