@@ -50,6 +50,17 @@ func (s skillTrack) remaining() int {
 	return n
 }
 
+// measured reports whether every letter counted as left was located on the fresh sheet, so
+// that the count left comes from measurements.
+func (s skillTrack) measured() bool {
+	for i, l := range s.left {
+		if l && !s.located[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func (s skillTrack) everLocated() bool {
 	for _, l := range s.located {
 		if l {
@@ -110,7 +121,7 @@ func (c *Character) Skills() []SkillState {
 	out := make([]SkillState, len(c.skills))
 	for i, s := range c.skills {
 		r := s.remaining()
-		out[i] = SkillState{Name: s.name, Remaining: r, Available: r > 0 && c.out == OutNone}
+		out[i] = SkillState{Name: s.name, Remaining: r, Available: r > 0 && c.out == OutNone, Measured: s.measured()}
 	}
 	return out
 }

@@ -152,6 +152,15 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 // finish copies the character's state into the ruling.
 func (c *Character) finish(r *TearRuling) {
 	r.Skills = c.Skills()
+	var unmeasured []string
+	for _, s := range r.Skills {
+		if !s.Measured {
+			unmeasured = append(unmeasured, fmt.Sprintf("%s %d", s.Name, s.Remaining))
+		}
+	}
+	if len(unmeasured) > 0 {
+		r.Notes = append(r.Notes, "letters left not measured (not located on the fresh sheet, so counted as left): "+strings.Join(unmeasured, ", "))
+	}
 	r.PaperFitsTemplate = c.paper
 	r.OwedTears = c.owed
 	r.Out = c.out != OutNone
@@ -211,7 +220,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			case s.everLocated():
 				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s were not measured", s.name))
 			default:
-				d.notes = append(d.notes, fmt.Sprintf("%s was not located on the fresh sheet: its %d letters left are carried unchanged", s.name, s.remaining()))
+				// never located: its letters left are not measured (finish notes it)
 			}
 			continue
 		}

@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,8 +68,19 @@ func use(skill string) Tear     { return Tear{Kind: KindUse, Skill: skill} }
 func damage(skill string) Tear  { return Tear{Kind: KindDamage, Skill: skill} }
 func penalty(skill string) Tear { return Tear{Kind: KindPenalty, Skill: skill} }
 
+// left is Hop's and Axe's letters left, measured (every letter left was located).
 func left(hop, axe int, avail bool) []SkillState {
-	return []SkillState{{"Hop", hop, avail && hop > 0}, {"Axe", axe, avail && axe > 0}}
+	return []SkillState{{"Hop", hop, avail && hop > 0, true}, {"Axe", axe, avail && axe > 0, true}}
+}
+
+// notMeasured marks the named skills' letters left as not measured.
+func notMeasured(ss []SkillState, names ...string) []SkillState {
+	for i := range ss {
+		if slices.Contains(names, ss[i].Name) {
+			ss[i].Measured = false
+		}
+	}
+	return ss
 }
 
 func TestRuleOneTear(t *testing.T) {
@@ -178,17 +190,20 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "other skill never located: carried", char: func() *Character {
 			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Hop")})
 		}, tear: use("Hop"), m: meas("ROO", "-"),
-			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(2, 3, true), noteMatch: "Axe was not located on the fresh sheet"},
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Axe"),
+			noteMatch: "letters left not measured (not located on the fresh sheet, so counted as left): Axe 3"},
 		// Hop's "p" was never located: with no Hop letter removed it might have been.
 		{name: "unlocated letter could be the removed one", char: func() *Character {
 			return NewCharacterFromLayouts("Ann", []SkillLayout{layout("Hop", 2), layout("Axe")})
 		}, tear: use("Hop"), m: meas("OOU", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "no full letter of Hop measured removed, but some of its letters were never located", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "no full letter of Hop measured removed, but some of its letters were never located",
+			skills: notMeasured(left(3, 3, true), "Hop"), noteMatch: "letters left not measured (not located on the fresh sheet, so counted as left): Hop 3"},
 		// With H removed the verdict is settled; the unlocated "p" is carried as left: 2.
 		{name: "unlocated letter carried", char: func() *Character {
 			return NewCharacterFromLayouts("Ann", []SkillLayout{layout("Hop", 2), layout("Axe")})
 		}, tear: use("Hop"), m: meas("ROU", "OOO"),
-			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(2, 3, true)},
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"),
+			noteMatch: "letters left not measured (not located on the fresh sheet, so counted as left): Hop 2"},
 
 		// Penalty tears: with nothing owed, nothing is paid (owed stays 0).
 		{name: "penalty with nothing owed", tear: penalty("Hop"), m: meas("ROO", "OOO"),
@@ -442,7 +457,7 @@ func TestTeaCeremony(t *testing.T) {
 		Letters: []SkillLetters{{Name: "Tea Ceremony", States: states("RRRCOOOOOOO")}}})
 	assert.Equal(t, Valid, r.Verdict)
 	assert.Equal(t, 3, r.FullLettersRemoved)
-	assert.Equal(t, []SkillState{{"Tea Ceremony", 7, true}}, r.Skills)
+	assert.Equal(t, []SkillState{{"Tea Ceremony", 7, true, true}}, r.Skills)
 }
 
 func TestValidateAndCanUse(t *testing.T) {
@@ -485,8 +500,9 @@ func TestValidateAndCanUse(t *testing.T) {
 }
 
 func TestStandingOf(t *testing.T) {
-	fresh := PlayerRulings{Name: "Ann", Sheet: SheetResult{Skills: []SkillResult{{Name: "Hop", Letters: 3}, {Name: "Axe", Letters: 3}}}}
-	assert.Equal(t, Standing{Name: "Ann", Skills: left(3, 3, true)}, StandingOf(fresh))
+	// Before any tear: Hop was located on the fresh sheet, Axe was not (its 3 are not measured).
+	fresh := PlayerRulings{Name: "Ann", Sheet: SheetResult{Skills: []SkillResult{{Name: "Hop", Letters: 3, Located: 3}, {Name: "Axe", Letters: 3}}}}
+	assert.Equal(t, Standing{Name: "Ann", Skills: notMeasured(left(3, 3, true), "Axe")}, StandingOf(fresh))
 
 	p := RulePlayer(PlayerInput{Name: "Ann", Layouts: []SkillLayout{layout("Hop"), layout("Axe")}, Tears: []TearInput{
 		{Tear: use("Hop"), Measurement: faux("RRR", "OOO")},

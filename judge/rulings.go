@@ -99,7 +99,8 @@ func StandingOf(p PlayerRulings) Standing {
 		s.OutReason = last.OutReason
 	} else {
 		for _, k := range p.Sheet.Skills {
-			s.Skills = append(s.Skills, SkillState{Name: k.Name, Remaining: k.Letters, Available: k.Letters > 0})
+			s.Skills = append(s.Skills, SkillState{Name: k.Name, Remaining: k.Letters, Available: k.Letters > 0,
+				Measured: k.Located == k.Letters})
 		}
 	}
 	if s.Out {
@@ -150,4 +151,24 @@ func (r TearRuling) Succeeds() bool {
 		return r.Hit != nil && *r.Hit
 	}
 	return false
+}
+
+// LettersLeft writes skills' letters left for people: "Text 4, Dancing 7?", a count whose
+// letters were not all measured (never located on the fresh sheet) marked with "?", and a
+// legend after the list when there is one.
+func LettersLeft(skills []SkillState) string {
+	parts := make([]string, len(skills))
+	guessed := false
+	for i, s := range skills {
+		parts[i] = fmt.Sprintf("%s %d", s.Name, s.Remaining)
+		if !s.Measured {
+			parts[i] += "?"
+			guessed = true
+		}
+	}
+	out := strings.Join(parts, ", ")
+	if guessed {
+		out += " (?: not located on the fresh sheet, not measured)"
+	}
+	return out
 }

@@ -233,4 +233,8 @@ type SkillState struct {
 	Name      string `json:"name"`
 	Remaining int    `json:"remaining"`
 	Available bool   `json:"available"` // at least one full letter left, character not out
+	// Measured is true when Remaining comes from measurements: every letter counted as left
+	// was located on the fresh sheet. False when some were not, so they are counted as left
+	// without ever being measured (the ruling's notes name the skill).
+	Measured bool `json:"measured"`
 }

@@ -649,12 +649,8 @@ func AnnotationLines(r judge.TearRuling) []string {
 	if r.UndecidedReason != "" {
 		lines = append(lines, "undecided: "+r.UndecidedReason)
 	}
-	var left []string
-	for _, s := range r.Skills {
-		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
-	}
-	if len(left) > 0 {
-		lines = append(lines, "letters left: "+strings.Join(left, ", "))
+	if len(r.Skills) > 0 {
+		lines = append(lines, "letters left: "+judge.LettersLeft(r.Skills))
 	}
 	if r.Out {
 		lines = append(lines, "OUT: "+string(r.OutReason))

@@ -118,7 +118,8 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	assert.Equal(t, 1, ann.Tears[1].OwedTears)
 	assert.Equal(t, judge.Valid, ann.Tears[2].Verdict)
 	assert.Equal(t, 0, ann.Tears[2].OwedTears)
-	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}, {Name: "Tea Ceremony", Remaining: 7, Available: true}}, ann.Tears[2].Skills)
+	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true, Measured: true},
+		{Name: "Tea Ceremony", Remaining: 7, Available: true, Measured: true}}, ann.Tears[2].Skills)
 	assert.Equal(t, judge.OutLastDitch, ann.Tears[3].OutReason)
 	assert.True(t, ann.Out)
 
@@ -139,6 +140,39 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	assert.Equal(t, eye.Opened, eye.Closed, "every sheet closed")
 	assert.Equal(t, 2, eye.FreshCalls, "the fresh sheet is found once per player")
 	assert.NotContains(t, string(jsonOf(t, doc)), m.Dir, "no absolute paths in the rulings")
+}
+
+// TestUnlocatedSkillIsNotMeasured: a skill ocr never located keeps its full count, but the
+// ruling says that count is not measured (measured: false, a note), and the annotation
+// marks it; a tear naming it stays undecided.
+func TestUnlocatedSkillIsNotMeasured(t *testing.T) {
+	valid := fake.Photo{RemovedAreaMM2: 1520.44, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RRSSSSS"}}
+	m := writeSession(t, `paper: a4
+players:
+  - name: Ann
+    skills: [Archery, Dancing]
+    sheet: ann-0.jpg
+    tears:
+      - {photo: ann-1.jpg, kind: use, skill: Archery}
+      - {photo: ann-1.jpg, kind: use, skill: Dancing}
+`, map[string][]byte{"ann-0.jpg": fake.JSON(fake.Sheet{Sheet: true, Unlocated: []string{"Dancing"}}), "ann-1.jpg": fake.JSON(valid)})
+	r, _ := newReferee(nil)
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	tears := res.Rulings.Players[0].Tears
+	assert.Equal(t, judge.Valid, tears[0].Verdict)
+	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true, Measured: true},
+		{Name: "Dancing", Remaining: 7, Available: true, Measured: false}}, tears[0].Skills)
+	assert.Contains(t, tears[0].Notes, "letters left not measured (not located on the fresh sheet, so counted as left): Dancing 7")
+	assert.Contains(t, referee.AnnotationLines(tears[0]), "letters left: Archery 5, Dancing 7? (?: not located on the fresh sheet, not measured)")
+	assert.Equal(t, judge.Undecided, tears[1].Verdict)
+	assert.Equal(t, "the letters of Dancing (the skill torn for) were not located", tears[1].UndecidedReason)
+	b := jsonOf(t, res.Rulings)
+	assert.Contains(t, string(b), `"name": "Dancing",
+              "remaining": 7,
+              "available": true,
+              "measured": false`)
 }
 
 func TestBeforeIsLastGoodSheet(t *testing.T) {

@@ -18,6 +18,11 @@ h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 table { border-collapse: collapse; width: 100%; max-width: 640px; font-size: .92rem; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .scroll { overflow-x: auto; }
+/* Cells never break a word in the middle (body's overflow-wrap: anywhere would let a narrow
+   table squeeze "player" to "playe r"): headers stay on one line, a long value breaks only
+   where it must, and a table too wide for the screen scrolls in its .scroll box. */
+th, td { overflow-wrap: normal; } th { white-space: nowrap; } td { overflow-wrap: break-word; }
+.unmeasured { color: #9a6700; font-size: .85em; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 600; font-size: .85rem; }
 .valid .badge, .badge.valid { background: var(--valid); }
 .faux_pas .badge, .badge.faux_pas { background: var(--faux); }
@@ -72,7 +77,7 @@ details { font-size: .88rem; color: #57606a; }
 {{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
 <div class="scroll"><table>
 <thead><tr><th>skill</th><th>letters left</th></tr></thead>
-<tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
+<tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}? <span class="unmeasured">(not located on the fresh sheet, not measured)</span>{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
 </table></div>
 <p>{{if .OwedTears}}Tears owed: {{.OwedTears}}. {{end}}Paper left covers the template: {{yesno .PaperFitsTemplate}}.{{if .Out}} <span class="out">Out: {{words (print .OutReason)}}.</span>{{end}}</p>
 {{if or .Before .After .Annotated}}<div class="pics">

@@ -75,3 +75,45 @@ func TestReadableOnAPhone(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, widest, 390, "images fit the screen")
 }
+
+// TestHeadersKeepWholeWords renders a report 400 px wide in headless Chromium: no table
+// header may wrap ("playe r", "undecide d" once did), and no skill name in a cell breaks
+// inside a word.
+func TestHeadersKeepWholeWords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s not found (install Debian's chromium)", chromiumPath)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, samplePage()))
+	path := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelT()
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(400, 2000), chromedp.Navigate("file://"+path)))
+	// A header's text on more than one line box has wrapped.
+	wrapped, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('th')).filter(th => {
+		const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length > 1;
+	}).map(th => th.textContent)`))
+	require.NoError(t, err)
+	assert.Empty(t, wrapped, "headers wrapped at 400 px")
+	headers, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('th').length`))
+	require.NoError(t, err)
+	assert.Greater(t, headers, 6, "the summary's and the tears' headers are on the page")
+	// A one-word cell (a skill name, a count) on more than one line is broken mid-word.
+	broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('td')).filter(td => {
+		if (/\s/.test(td.textContent.trim())) return false;
+		const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length > 1;
+	}).map(td => td.textContent)`))
+	require.NoError(t, err)
+	assert.Empty(t, broken, "one-word cells broken at 400 px")
+}

@@ -19,15 +19,16 @@ func samplePage() Page {
 		Tears: []judge.TearRuling{
 			{Index: 1, Photo: "ann-1.jpg", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
 				RemovedAreaMM2: 1520.4, Pieces: 1, EdgeToEdge: true, TemplateFits: true, FullLettersRemoved: 2,
-				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}, PaperFitsTemplate: true},
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true, Measured: true},
+					{Name: "Dancing", Remaining: 7, Available: true}}, PaperFitsTemplate: true},
 			{Index: 2, Photo: "ann-2.jpg", Kind: judge.KindDamage, Skill: "Archery", Verdict: judge.FauxPas,
 				Faults: []judge.Fault{judge.FaultNoFullLetter, judge.FaultSeveralPieces}, OwedTears: 1,
-				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}, PaperFitsTemplate: true},
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Measured: true, Available: true}}, PaperFitsTemplate: true},
 			{Index: 3, Photo: "ann-3.jpg", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Undecided, Faults: []judge.Fault{},
 				UndecidedReason: "measurement refused: ann-3.jpg: not a readable image",
-				Skills:          []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true}}},
+				Skills:          []judge.SkillState{{Name: "Archery", Remaining: 5, Measured: true, Available: true}}},
 			{Index: 4, Kind: judge.KindLastDitch, Hit: &hit, Verdict: judge.Valid, Faults: []judge.Fault{}, Out: true, OutReason: judge.OutLastDitch,
-				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5}}},
+				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Measured: true}}},
 		}, Out: true}
 	return Page{Title: "session.yaml", Version: "tearcam test", Rulings: judge.NewRulings("a4", template.Default(), []judge.PlayerRulings{ann}),
 		Players: []Player{{Sheet: []byte{0xff, 0xd8, 1}, Tears: []Tear{{Before: []byte{1}, After: []byte{2}, Annotated: []byte{3}}}}}}
@@ -43,6 +44,9 @@ func TestWrite(t *testing.T) {
 		`<img src="data:image/jpeg;base64,/9gB" alt="untorn sheet of Ann &lt;script&gt;alert(1)&lt;/script&gt;">`,
 		`<img src="data:image/jpeg;base64,Aw==" alt="tear 1 annotated">`,
 		`Faults: <strong>no full letter, several pieces</strong>`,
+		// A count of letters left that was never measured is marked; a measured one is not.
+		`<tr><td>Dancing</td><td>7? <span class="unmeasured">(not located on the fresh sheet, not measured)</span></td></tr>`,
+		`<tr><td>Archery</td><td>5</td></tr>`,
 		`Undecided: measurement refused: ann-3.jpg: not a readable image`,
 		`Last ditch effort: the ball hit the GM.`,
 		`Removed 1520 mm² in 1 piece(s)`,

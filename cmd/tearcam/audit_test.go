@@ -314,3 +314,16 @@ func TestAuditKilledMidway(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "re-used")
 }
+
+// TestAuditTableMarksUnmeasured: a skill never located on the fresh sheet is counted as left
+// but marked in the table, so nobody takes its count for a measurement.
+func TestAuditTableMarksUnmeasured(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(manifest), "ann-0.jpg"),
+		fake.JSON(fake.Sheet{Sheet: true, Unlocated: []string{"Tea Ceremony"}}), 0o644))
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--db", filepath.Join(t.TempDir(), "t.db"))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "letters located: Archery 7/7, Tea Ceremony 0/11\n")
+	assert.Contains(t, stdout, "    1  ann-1.jpg  use         Archery       valid\n"+
+		"       letters left: Archery 6, Tea Ceremony 11? (?: not located on the fresh sheet, not measured)\n")
+}

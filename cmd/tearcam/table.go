@@ -108,9 +108,5 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 	if len(detail) > 0 {
 		line += "  " + strings.Join(detail, "; ")
 	}
-	var left []string
-	for _, s := range r.Skills {
-		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
-	}
-	t.printf("%s\n  %3s  letters left: %s\n", strings.TrimRight(line, " "), "", strings.Join(left, ", "))
+	t.printf("%s\n  %3s  letters left: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeft(r.Skills))
 }
