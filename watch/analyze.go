@@ -20,10 +20,11 @@ type Stats struct {
 	// reference (grey level moved by more than ChangeDelta, or no longer paper-like); 0 when
 	// there is no reference. It tells that the sheet left the table or was covered.
 	Change float64
-	// Hands is the fraction of pixels that are skin-coloured and differ from the empty
-	// table (the background: the last still frame without paper): hands or arms over the
-	// table. A wooden table is skin-coloured too, but it is background. 0 until an empty
-	// table has been seen.
+	// Hands is the fraction of pixels that are skin-coloured, differ from the empty table
+	// (the background: the last still frame without paper) and lie on or near the paper
+	// (within its bounding box, grown by a tenth of the frame): hands on the sheet. A
+	// wooden table is skin-coloured too, but it is background; an arm resting at the edge
+	// of the table, away from the sheet, does not count. 0 until an empty table was seen.
 	Hands float64
 }
 
@@ -65,6 +66,7 @@ type Analyzer struct {
 	ref   []uint8 // reference grey levels, nil when there is none
 	refP  []bool  // reference paper mask
 	bg    []uint8 // background (empty table) grey levels, nil until one is seen
+	hand  []bool  // current frame's skin-coloured foreground
 }
 
 // NewAnalyzer makes an Analyzer; Close it to free its downscaled Mat.
@@ -96,7 +98,7 @@ func (a *Analyzer) Analyze(frame gocv.Mat) (Stats, error) {
 		// New geometry: forget the previous frame and the reference.
 		a.w, a.h = w, h
 		a.grey, a.prev, a.ref, a.refP, a.bg = make([]uint8, w*h), nil, nil, nil, nil
-		a.paper = make([]bool, w*h)
+		a.paper, a.hand = make([]bool, w*h), make([]bool, w*h)
 	}
 	// cv::resize (INTER_AREA) averages the pixels of each cell: it also smooths sensor noise.
 	gocv.Resize(frame, &a.small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
@@ -113,7 +115,8 @@ func (a *Analyzer) Analyze(frame gocv.Mat) (Stats, error) {
 // stats runs the one pass over the downscaled BGR pixels px.
 func (a *Analyzer) stats(px []uint8) Stats {
 	n := a.w * a.h
-	var moving, paper, skin, refPaper, changed, hands int
+	var moving, paper, skin, refPaper, changed int
+	minX, minY, maxX, maxY := a.w, a.h, -1, -1
 	fgDelta := a.cfg.ForegroundDelta
 	motionDelta, changeDelta := a.cfg.MotionDelta, a.cfg.ChangeDelta
 	minV, maxS := a.cfg.PaperMinV, a.cfg.PaperMaxS
@@ -127,14 +130,16 @@ func (a *Analyzer) stats(px []uint8) Stats {
 		a.paper[i] = isPaper
 		if isPaper {
 			paper++
+			px, py := i%a.w, i/a.w
+			minX, maxX = min(minX, px), max(maxX, px)
+			minY, maxY = min(minY, py), max(maxY, py)
 		}
 		// Kovac et al.'s daylight skin rule in RGB.
 		isSkin := r > 95 && g > 40 && b > 20 && hi-lo > 15 && r-g > 15 && r > b
+		a.hand[i] = false
 		if isSkin {
 			skin++
-			if a.bg != nil && absInt(y-int(a.bg[i])) > fgDelta {
-				hands++
-			}
+			a.hand[i] = a.bg != nil && absInt(y-int(a.bg[i])) > fgDelta
 		}
 		if a.prev != nil && absInt(y-int(a.prev[i])) > motionDelta {
 			moving++
@@ -156,7 +161,20 @@ func (a *Analyzer) stats(px []uint8) Stats {
 	if refPaper > 0 {
 		s.Change = float64(changed) / float64(refPaper)
 	}
-	s.Hands = float64(hands) / float64(n)
+	if maxX >= 0 {
+		grow := a.w / 10
+		x0, x1 := max(0, minX-grow), min(a.w-1, maxX+grow)
+		y0, y1 := max(0, minY-grow), min(a.h-1, maxY+grow)
+		hands := 0
+		for y := y0; y <= y1; y++ {
+			for _, h := range a.hand[y*a.w+x0 : y*a.w+x1+1] {
+				if h {
+					hands++
+				}
+			}
+		}
+		s.Hands = float64(hands) / float64(n)
+	}
 	copy(a.prev, a.grey)
 	// An empty, still table becomes the background (following slow changes of light).
 	if hadPrev && s.Paper <= a.cfg.BackgroundMaxPaper && s.Motion <= a.cfg.BackgroundMaxMotion {

@@ -110,6 +110,9 @@ func TestEveryShotSettlesOnce(t *testing.T) {
 		{"1280x720", synth.VideoSpec{W: 1280, H: 720, FPS: 15, Seed: 1}},
 		// Hands resting on the sheet for a second, under a lamp: not a settled sheet.
 		{"hands resting", synth.VideoSpec{W: 640, H: 480, FPS: 15, Seed: 2, HandsStill: 15, Light: 0.4}},
+		// An arm comes to rest at the edge of the table, away from the sheet, as the torn sheet
+		// is put back (frame 56; the empty table before it had no arm).
+		{"arm beside the sheet", synth.VideoSpec{W: 640, H: 480, FPS: 15, Seed: 5, ArmFrom: 56}},
 		{"10 fps", synth.VideoSpec{W: 640, H: 360, FPS: 10, Seed: 3, Still: 12, Hands: 5, Empty: 5, Slide: 4, Lift: 3}},
 	}
 	for _, tc := range cases {

@@ -45,6 +45,9 @@ type VideoSpec struct {
 	// Pause stops the sliding sheet halfway for this many frames (shorter than a settle),
 	// then it moves on.
 	Pause int
+	// ArmFrom, when positive, is the frame from which an arm rests, motionless, at the
+	// table's bottom-right corner, away from the sheet, to the end.
+	ArmFrom int
 	// Light darkens the frame away from a lamp, by up to this fraction (0..0.6).
 	Light float64
 	Shots []VideoShot
@@ -120,6 +123,13 @@ func WriteVideo(path string, spec VideoSpec) (VideoTruth, error) {
 	truth := VideoTruth{FPS: spec.FPS}
 	n := 0
 	write := func(m gocv.Mat) error {
+		if spec.ArmFrom > 0 && n >= spec.ArmFrom {
+			arm := m.Clone()
+			defer arm.Close()
+			skin := color.RGBA{R: 205, G: 150, B: 120, A: 255}
+			gocv.Ellipse(&arm, image.Pt(spec.W-spec.W/12, spec.H), image.Pt(spec.W/12, spec.H/3), -20, 0, 360, skin, -1)
+			m = arm
+		}
 		// A little sensor noise, different in every frame.
 		gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
 		if spec.Light > 0 {
