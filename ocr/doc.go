@@ -2,16 +2,27 @@
 // any size and orientation, with Tesseract (gosseract v2) as the reader.
 //
 // Tesseract does not read handwriting well and reads nothing tilted, so the package treats the
-// job as recognition among a few known names: it finds the ink's word regions itself (ink
-// darker than the local paper, connected components grouped at the word's own scale), turns
-// each region upright (principal axis, refined by the sharpness of its row projection; both
-// ways up, and ±90° for short words), reads each crop as one line restricted to the declared
-// letters, and assigns regions to skills by an optimal assignment on normalised edit distance.
-// Letters are then cut from the matched region's ink: one letter per ink mark when the counts
-// agree, else along the baseline at Tesseract's symbol boxes or evenly, each cut moved to the
-// thinnest ink column nearby. Outlines are boxes in the word's reading frame, in millimetres
-// in the sheet frame.
+// job as recognition among a few known names:
 //
-// Set OMP_THREAD_LIMIT=1 for the process: a Locator parallelises across words with one
-// Tesseract client per goroutine.
+//   - Ink: darker than the local paper (grey closing as the paper level), with the printed
+//     lines of ruled paper wiped; images are analysed at 4 px/mm whatever their scale.
+//   - Words: connected components grouped at their own letter size (the core band of joined-up
+//     writing, so ascenders do not glue lines together), then pieces in line with each other
+//     joined nearest first; dots and accents attached to the word below them.
+//   - Reading: each region is turned upright (principal axis refined by the sharpness of its
+//     row projection; both ways up; short words also at ±90° and along the sheet's edges),
+//     rendered alone at a fixed x-height and read as one line (page segmentation modes 7 and
+//     13, user_defined_dpi 300) with the declared letters as whitelist.
+//   - Matching: regions are also cut at wide gaps into pieces, and in-line neighbours paired,
+//     so that a skill written in two pieces or two skills on one line are both candidates;
+//     skills get candidates by normalised edit distance (over both read modes of one
+//     orientation), no two sharing ink, by exhaustive branch-and-bound search. Weak reads that
+//     cover only part of a name are refused; a skill not found is reported "not found".
+//   - Letters: one per ink mark when the counts agree; else the word is sheared upright and cut
+//     by dynamic programming on its column profile with expected letter widths, and each cut
+//     follows the least-ink path between the letters. Outlines are convex hulls of each
+//     letter's ink, in millimetres in the sheet frame; notes and confidence say which way.
+//
+// A Locator owns one Tesseract client per worker goroutine. Set OMP_THREAD_LIMIT=1 for the
+// process: the package parallelises across words instead.
 package ocr
