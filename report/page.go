@@ -37,7 +37,7 @@ figcaption { font-size: .8rem; color: #57606a; }
 .reason { background: #f6f8fa; padding: 6px 8px; border-radius: 4px; }
 .lost { color: #cf222e; }
 details { font-size: .88rem; color: #57606a; }
-@media (max-width: 600px) { body { padding: 8px; font-size: 15px; } th, td { padding: 3px 4px; } }
+@media (max-width: 600px) { body { padding: 8px; font-size: 15px; } table { font-size: .85rem; } th, td { padding: 3px 4px; } }
 </style>
 </head>
 <body>
