@@ -60,6 +60,7 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	s.Image = warpToFrame(bgr, s.H, paper, s.PxPerMM, 0)
 	sz := s.SizePx()
 	s.Mask = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), sz.Y, sz.X, gocv.MatTypeCV8UC1)
+	freshOutline(s, bgr, loc)
 	// Side ratio check: perspective changes it, but not by a factor.
 	top := (dist(q[0], q[1]) + dist(q[3], q[2])) / 2
 	left := (dist(q[0], q[3]) + dist(q[1], q[2])) / 2
@@ -181,3 +182,27 @@ func mmToPx(p pt, ppm float64) pt { return pt{p.X*ppm - 0.5, p.Y*ppm - 0.5} }
 
 // pxToMM converts frame pixel coordinates to sheet-frame mm.
 func pxToMM(p pt, ppm float64) pt { return pt{(p.X + 0.5) / ppm, (p.Y + 0.5) / ppm} }
+
+// freshOutline measures the fresh photo's own paper outline in the frame, by the test
+// Register applies to later photos, as the reference for their untorn edges (a curled corner
+// or bowed side is the same in every photo). Without colour models (GrabCut) there is none.
+func freshOutline(s *SheetImage, bgr gocv.Mat, loc *located) {
+	if loc == nil || loc.fg == nil || loc.bg == nil {
+		return
+	}
+	var grid []pt // votes for the sheet's blob: the whole frame
+	for y := 10.0; y < s.Paper.HeightMM; y += 20 {
+		for x := 10.0; x < s.Paper.WidthMM; x += 20 {
+			grid = append(grid, pt{x, y})
+		}
+	}
+	s.refPending = true
+	mask, img, _, _, err := paperMaskInFrame(bgr, loc, homog(s.H), s, grid)
+	s.refPending = false
+	if err != nil {
+		s.edgeRef = nil
+		return
+	}
+	mask.Close()
+	img.Close()
+}

@@ -39,6 +39,13 @@ type SheetImage struct {
 	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
 	lo, hi   []byte     // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
 
+	// fresh sheets: the untorn-edge offsets (edgeSamples keys -> mm) and paper spill (px) of
+	// the fresh photo itself, which Register compares later photos with; refPending while
+	// Fresh measures them.
+	edgeRef    map[int]float64
+	spillRef   int
+	refPending bool
+
 	letterHist map[letterKey]int // letters gone or in doubt after this sheet's tear (Measure)
 }
 

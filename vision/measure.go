@@ -16,7 +16,10 @@ import (
 // The removed region is the before-mask minus the after-mask, opened with a disk of
 // SliverMM diameter: misregistration leaves slivers a fraction of a millimetre wide along the
 // untorn edges, and no tear removes a strip that thin. Blobs smaller than MinPieceMM2 are
-// then ignored as slivers (a 5 mm square; the template is 968 mm²). A piece touches
+// then ignored as slivers (a 5 mm square; the template is 968 mm²). Missing paper within
+// EdgeBandMM of the before-sheet's outer edge is what curled corners, bowed sides and
+// registration leave along the outline: a blob counts as a piece only with a quarter of
+// MinPieceMM2 deeper than that (a band close to it is a structured doubt). A piece touches
 // the outer edge when it comes within EdgeTouchMM of paper-less area of the before-sheet
 // (the frame's own edge, or an earlier tear's edge).
 
@@ -27,6 +30,10 @@ const (
 	MinPieceMM2 = 25.0
 	// EdgeTouchMM is how close a piece must come to the before-sheet's outer edge.
 	EdgeTouchMM = 1.5
+	// EdgeBandMM is the band inside the before-sheet's outer edge where missing paper may be
+	// curl or misregistration: a piece needs a quarter of MinPieceMM2 deeper than this (and
+	// a band with a sixteenth of it that deep is a doubt).
+	EdgeBandMM = 3.0
 )
 
 // TearResult is the geometry of one tear in the sheet frame. Close it.
@@ -135,11 +142,37 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		label int
 		area  int
 	}
+	// Depth of every pixel below the before-sheet's outer edge (its paper-less area or the
+	// frame's edge). A strip along that edge is what a curled corner, a bowed side or a
+	// fraction of a millimetre of misregistration leaves: a piece counts only when enough of
+	// it lies deeper than EdgeBandMM.
+	depth := outerDepth(bm, w, h)
+	core := make([]int, n)
+	maxDepth := make([]float32, n)
+	band := float32(EdgeBandMM * ppm)
+	for i, v := range ob {
+		if v != 0 {
+			l := lb[i]
+			if depth[i] > band {
+				core[l]++
+			}
+			if depth[i] > maxDepth[l] {
+				maxDepth[l] = depth[i]
+			}
+		}
+	}
 	var pieces []piece
 	minPx := int(MinPieceMM2 * ppm * ppm)
+	var bandDoubt []string
+	bandPx := 0
 	for i := 1; i < n; i++ {
-		if areas[i] >= minPx {
+		switch {
+		case areas[i] >= minPx && 4*core[i] >= minPx:
 			pieces = append(pieces, piece{i, areas[i]})
+		case areas[i] >= minPx && 16*core[i] >= minPx:
+			bandDoubt = append(bandDoubt, fmt.Sprintf("%.0f mm² up to %.1f mm deep", float64(areas[i])/(ppm*ppm), float64(maxDepth[i])/ppm))
+		default:
+			bandPx += areas[i]
 		}
 	}
 	// Largest first; ties by label (deterministic).
@@ -235,7 +268,18 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			}
 		}
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² and strips under %g mm wide are ignored", MinPieceMM2, SliverMM))
+	for _, b := range bandDoubt {
+		about := judge.AboutPieces
+		if res.Pieces == 0 {
+			about = judge.AboutRemoved
+		}
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: about,
+			Text: fmt.Sprintf("missing paper along the sheet's edge (%s): torn off, or the sheet curling or misaligned there", b)})
+	}
+	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
 	return res, nil
 }
 
@@ -342,4 +386,24 @@ func applyHistory(before, after *SheetImage, ls []judge.SkillLetters) {
 	if after != before {
 		after.letterHist = hist
 	}
+}
+
+// outerDepth is, for every pixel, its distance (px) to the nearest pixel that is not paper on
+// the before-mask bm, the frame's outside counting as not paper.
+func outerDepth(bm []byte, w, h int) []float32 {
+	m := newMask(w, h, bm)
+	defer m.Close()
+	p := gocv.NewMat()
+	defer p.Close()
+	gocv.CopyMakeBorder(m, &p, 1, 1, 1, 1, gocv.BorderConstant, colorBlack)
+	dt, labels := gocv.NewMat(), gocv.NewMat()
+	defer dt.Close()
+	defer labels.Close()
+	gocv.DistanceTransform(p, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
+	f := float32s(dt)
+	out := make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		copy(out[y*w:(y+1)*w], f[(y+1)*(w+2)+1:(y+1)*(w+2)+1+w])
+	}
+	return out
 }

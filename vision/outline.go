@@ -27,7 +27,7 @@ type edgeSample struct {
 
 // edgeSamples finds the boundary points along the frame's sides in the margin mask mb
 // (fw x fh, frame offset off px, frame sz), mapping them to photo px with h (mm -> photo).
-func edgeSamples(mb []byte, fw, fh, off int, w, hgt int, ppm float64, h homog) ([]edgeSample, []float64) {
+func edgeSamples(mb []byte, fw, fh, off int, w, hgt int, ppm float64, h homog) ([]edgeSample, []float64, []int) {
 	reach := int(edgeReachMM * ppm)
 	at := func(x, y int) bool {
 		if x < 0 || y < 0 || x >= fw || y >= fh {
@@ -37,6 +37,7 @@ func edgeSamples(mb []byte, fw, fh, off int, w, hgt int, ppm float64, h homog) (
 	}
 	var out []edgeSample
 	var offs []float64 // signed offsets in mm (positive: boundary inside the frame)
+	var keys []int     // side<<20 | position along it (px): the same sample on another photo
 	step := int(ppm)
 	skip := int(5 * ppm)
 	for side := 0; side < 4; side++ {
@@ -80,9 +81,10 @@ func edgeSamples(mb []byte, fw, fh, off int, w, hgt int, ppm float64, h homog) (
 			mm := pt{(fx + 0.5) / ppm, (fy + 0.5) / ppm}
 			out = append(out, edgeSample{side: side, v: h.apply(mm)})
 			offs = append(offs, (float64(best)-0.5)/ppm)
+			keys = append(keys, side<<20|t)
 		}
 	}
-	return out, offs
+	return out, offs, keys
 }
 
 func abs(v int) int {

@@ -552,18 +552,38 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	for y := 0; y < sz.Y; y++ {
 		edge += b2i(out[y*sz.X] != 0) + b2i(out[y*sz.X+sz.X-1] != 0)
 	}
+	if fresh.refPending {
+		// Fresh is measuring the fresh photo itself: its outline is the reference.
+		_, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
+		fresh.edgeRef = make(map[int]float64, len(offs))
+		for i, k := range keys {
+			fresh.edgeRef[k] = offs[i]
+		}
+		fresh.spillRef = spill
+	}
+	// Against the fresh photo's own outline where it was measured: a curled corner or a
+	// bowed side departs from the fitted quadrilateral in every photo of the sheet, and is
+	// no registration error. (The fresh outline is measured by the same test.)
+	if fresh.edgeRef != nil {
+		spill = max(0, spill-fresh.spillRef)
+	}
 	outline := 0.0
 	if edge > 0 {
 		outline = float64(spill) / float64(edge) / ppm
 	}
 	// Untorn edges: where paper meets table within reach of a side, how far from the side.
 	// The median over the sides is robust to the few samples that are really tear lines.
-	_, offs := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
+	_, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
 	edgeMM := math.NaN() // no untorn edge to check against
 	if len(offs) >= 20 {
 		a := make([]float64, len(offs))
 		for i, o := range offs {
 			a[i] = math.Abs(o + 0.5/ppm)
+			// Where the fresh outline itself departs from the side (curl, a bowed side),
+			// lying on either the side or that outline is consistent.
+			if r, ok := fresh.edgeRef[keys[i]]; ok && math.Abs(r+0.5/ppm) > edgeRefMM {
+				a[i] = math.Min(a[i], math.Abs(o-r))
+			}
 		}
 		sort.Float64s(a)
 		edgeMM = a[len(a)*edgeQuantile/100]
@@ -664,6 +684,10 @@ const useLocalModels = false
 // edgeQuantile is the percentile of untorn-edge offsets reported as the outline residual: high
 // enough that one misaligned side shows, low enough that tear lines ending on a side do not.
 const edgeQuantile = 90
+
+// edgeRefMM: where the fresh photo's own outline lies farther than this from the frame's
+// side, later photos' untorn edges are compared with that outline instead of the side.
+const edgeRefMM = 0.5
 
 // inkDecide settles the fresh sheet's ink pixels by their surroundings. Dark ink matches a
 // dark table about as well as it matches itself, so the change test is no evidence there:
