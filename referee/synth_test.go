@@ -18,6 +18,7 @@ import (
 	"tearcam/referee"
 	"tearcam/session"
 	"tearcam/store"
+	"tearcam/store/storetest"
 )
 
 // synthDir is the synthetic photo set with ground truth (make testdata), or
@@ -305,4 +306,40 @@ func TestRealRulingsReproducible(t *testing.T) {
 		docs = append(docs, jsonOf(t, res.Rulings))
 	}
 	require.Equal(t, string(docs[0]), string(docs[1]))
+}
+
+// TestRealResumeIsByteIdentical audits the first synthetic case's first tear into a
+// database, then all its tears with it, with the real vision and OCR: the JSON must be
+// byte-identical to a fresh audit's. In case-001 tear 2 is measured against tear 1's sheet,
+// whose letter history (Tracking's "c" in doubt) only the measured sheet carries; a resume
+// that registered tear 1's photo again lost it.
+func TestRealResumeIsByteIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real pipeline three times")
+	}
+	dir := synthDir(t)
+	cases, _ := filepath.Glob(filepath.Join(dir, "*", "session.yaml"))
+	sort.Strings(cases)
+	m, err := session.Load(cases[0], session.Audit)
+	require.NoError(t, err)
+	audit := func(m *session.Manifest, db *store.DB) []byte {
+		cv, err := referee.NewCV(2)
+		require.NoError(t, err)
+		defer cv.Close()
+		r := &referee.Referee{Eye: cv, Reader: cv, DB: db, Session: "session.yaml", Command: "audit",
+			Versions: store.Versions{Tearcam: "test"}}
+		res, err := r.Audit(context.Background(), m)
+		require.NoError(t, err)
+		return jsonOf(t, res.Rulings)
+	}
+	want := audit(m, nil)
+
+	partial := *m
+	partial.Players = slices.Clone(m.Players)
+	for i := range partial.Players {
+		partial.Players[i].Tears = partial.Players[i].Tears[:min(1, len(partial.Players[i].Tears))]
+	}
+	db := storetest.MustOpenDB(t)
+	audit(&partial, db)
+	require.Equal(t, string(want), string(audit(m, db)))
 }
