@@ -10,10 +10,10 @@ SUDO  := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: OpenCV 4.6 (gocv v0.31.0), Tesseract 5 + English model (gosseract),
 # the handwriting fonts the photo generator renders skills with, and Chromium for the
-# browser test of `watch --http`.
+# browser test of `watch --http`, Xvfb for the window test of `watch --display`.
 DEBS := pkg-config libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng \
 	fonts-dkg-handwriting fonts-breip fonts-femkeklaver fonts-humor-sans fonts-comic-neue \
-	fonts-dancingscript fonts-kaushanscript fonts-dejavu-core chromium
+	fonts-dancingscript fonts-kaushanscript fonts-dejavu-core chromium xvfb
 
 # Tesseract's OpenMP oversubscribes two cores (PITFALLS.md): one thread per client, and
 # tearcam parallelises across words instead.
