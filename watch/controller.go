@@ -476,8 +476,42 @@ func (c *controller) finish() {
 		}
 		if pending > 0 {
 			c.logf("%s: %d tear(s) announced but never seen on the table", ps.Name, pending)
+			var unseen []judge.Tear
+			if c.cfg.Scripted {
+				unseen = ps.Tears[ps.next:]
+			} else {
+				unseen = ps.anns
+			}
+			for _, t := range unseen {
+				ps.rulings.Tears = append(ps.rulings.Tears, unseenRuling(ps, t))
+			}
+			ps.anns = nil
 		}
 	}
+}
+
+// unseenRuling is the ruling on a tear that was announced but whose torn sheet never settled
+// on the table before the source ended: undecided, so that an auditor sees it in the
+// rulings document. It is not stored: no frame was judged. The character's standing
+// (letters left, owed tears, out) carries from the last ruling unchanged.
+func unseenRuling(ps *playerState, t judge.Tear) judge.TearRuling {
+	r := judge.TearRuling{
+		Index: len(ps.rulings.Tears) + 1, Kind: t.Kind, Skill: t.Skill,
+		Verdict: judge.Undecided, Faults: []judge.Fault{},
+		UndecidedReason: "the tear was announced but its torn sheet was never seen settled on the table before the source ended",
+	}
+	if n := len(ps.rulings.Tears); n > 0 {
+		last := ps.rulings.Tears[n-1]
+		r.Skills = append([]judge.SkillState(nil), last.Skills...)
+		r.PaperFitsTemplate, r.OwedTears, r.Out, r.OutReason = last.PaperFitsTemplate, last.OwedTears, last.Out, last.OutReason
+	} else {
+		r.PaperFitsTemplate = ps.fresh
+		for _, sk := range ps.rulings.Sheet.Skills {
+			r.Skills = append(r.Skills, judge.SkillState{Name: sk.Name, Remaining: sk.Letters,
+				Available: true, Measured: sk.Located == sk.Letters})
+		}
+	}
+	return r
 }
 
 func (c *controller) result() *Result {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"tearcam/judge"
 	"tearcam/template"
 )
 
@@ -78,7 +79,19 @@ func TestCameraUnpluggedKeepsRulings(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrSourceStopped), err)
 	require.NotNil(t, res)
-	assert.Len(t, res.Rulings.Players[0].Tears, 1, "the ruling made before the camera stopped is kept")
+	tears := res.Rulings.Players[0].Tears
+	require.Len(t, tears, 2, "the ruling made before the camera stopped is kept, the unseen tear listed")
+	assert.NotEqual(t, judge.Undecided, tears[0].Verdict, "the first tear was judged on a frame")
+	// The second announced tear ("damage A") was never seen: it is listed, undecided, with
+	// the first tear's standing carried unchanged.
+	assert.Equal(t, 2, tears[1].Index)
+	assert.Equal(t, judge.KindDamage, tears[1].Kind)
+	assert.Equal(t, "A", tears[1].Skill)
+	assert.Equal(t, judge.Undecided, tears[1].Verdict)
+	assert.Contains(t, tears[1].UndecidedReason, "never seen")
+	assert.Equal(t, []judge.Fault{}, tears[1].Faults)
+	assert.Equal(t, tears[0].Skills, tears[1].Skills)
+	assert.Equal(t, tears[0].OwedTears, tears[1].OwedTears)
 	assert.Contains(t, log.String(), "stopped delivering frames after")
 	assert.Contains(t, log.String(), "1 tear(s) announced but never seen on the table")
 }
