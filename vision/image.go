@@ -46,6 +46,10 @@ type SheetImage struct {
 	spillRef   int
 	refPending bool
 
+	// inkGray is the fresh sheet's grey image (frame layout), where letters' ink is judged:
+	// registered sheets share their fresh sheet's; nil on a fresh sheet (its Image is it).
+	inkGray []byte
+
 	letterHist map[letterKey]int // letters gone or in doubt after this sheet's tear (Measure)
 }
 

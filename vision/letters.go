@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"sort"
 
@@ -12,25 +13,72 @@ import (
 // Letter states.
 //
 // A letter's ink is the pixels inside its outline (from ocr/) clearly darker than the paper
-// around it on the before-image; when none are, the whole outline stands in for the ink. Each
-// ink pixel is on the before-sheet or not, and on the after-sheet or not. A pixel within the
-// uncertainty radius (0.5 mm plus the registration residual) of the tear, that is of a
-// before-paper pixel on the other side, is uncertain. A letter is gone if some of its ink was
-// already off the before-sheet, cut if both sides hold certain ink, on_sheet or removed if all
-// of its ink is on one side and none is uncertain, and ambiguous otherwise.
+// around it on the fresh sheet (registered sheets carry the fresh sheet's grey image). OCR
+// outlines of joined writing overlap their neighbours: a pixel inside several outlines
+// belongs to the letter whose outline centre is nearest (a Voronoi split), so a neighbour's
+// stroke crossing the tear does not reach into this letter. Each ink pixel is on the
+// before-sheet or not, and on the after-sheet or not; within the uncertainty radius
+// (letterUncertainMM plus the registration residual) of the tear, that is of a before-paper
+// pixel in the other after-state, it is uncertain. Only ink decides: a letter is gone if
+// some of its ink was already off the before-sheet, cut if both sides hold certain ink, on_sheet
+// or removed if all of its ink is on one side and none is uncertain, and ambiguous otherwise.
+// An outline holding no ink at all is on_sheet when it lies wholly on the after-sheet away
+// from the tear, and unknown otherwise (nothing to measure).
 
-const letterMinPx = 2 // ink pixels needed to count a side (1/8 mm² at 4 px/mm)
+const (
+	letterMinPx = 2 // ink pixels needed to count a side (1/8 mm² at 4 px/mm)
+	// letterSideFrac is the share of a letter's ink a side needs to count: a few stray
+	// pixels of mask noise do not cut a letter.
+	letterSideFrac = 0.04
+	// letterUncertainMM is the mask's own uncertainty at a tear line, before the
+	// registration residual is added.
+	letterUncertainMM = 0.5
+)
+
+// letterPoly is one located letter's outline in pixels, for the Voronoi split.
+type letterPoly struct {
+	poly   []pt
+	centre pt
+	box    image.Rectangle
+}
 
 func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
 	if len(layouts) == 0 {
 		return nil
 	}
 	ppm := before.PxPerMM
-	gray := gocv.NewMat()
-	gocv.CvtColor(before.Image, &gray, gocv.ColorBGRToGray)
-	g := gray.ToBytes()
-	gray.Close()
-	rad := int(math.Ceil((0.5 + resid) * ppm))
+	g := before.inkGray
+	if len(g) != w*h {
+		gray := gocv.NewMat()
+		gocv.CvtColor(before.Image, &gray, gocv.ColorBGRToGray)
+		g = gray.ToBytes()
+		gray.Close()
+	}
+	rad := int(math.Ceil((letterUncertainMM + resid) * ppm))
+	polys := make([][]letterPoly, len(layouts))
+	var all []*letterPoly
+	for si, sk := range layouts {
+		if sk.Located == 0 {
+			continue
+		}
+		polys[si] = make([]letterPoly, len(sk.Letters))
+		for li, le := range sk.Letters {
+			lp := &polys[si][li]
+			if len(le.Outline) < 3 {
+				continue
+			}
+			x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+			for _, p := range le.Outline {
+				q := mmToPx(pt{p.X, p.Y}, ppm)
+				lp.poly = append(lp.poly, q)
+				x0, y0 = math.Min(x0, q.X), math.Min(y0, q.Y)
+				x1, y1 = math.Max(x1, q.X), math.Max(y1, q.Y)
+			}
+			lp.centre = pt{(x0 + x1) / 2, (y0 + y1) / 2}
+			lp.box = image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1)
+			all = append(all, lp)
+		}
+	}
 	out := make([]judge.SkillLetters, len(layouts))
 	for si, sk := range layouts {
 		out[si].Name = sk.Name
@@ -38,43 +86,54 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 			continue
 		}
 		out[si].States = make([]judge.LetterState, len(sk.Letters))
-		for li, le := range sk.Letters {
-			out[si].States[li] = letterState(le, g, bm, am, w, h, ppm, rad)
+		for li := range sk.Letters {
+			self := &polys[si][li]
+			var others []*letterPoly
+			for _, o := range all {
+				if o != self && o.box.Overlaps(self.box) {
+					others = append(others, o)
+				}
+			}
+			out[si].States[li] = letterState(self, others, g, bm, am, w, h, ppm, rad)
 		}
 	}
 	return out
 }
 
-func letterState(le judge.Letter, g, bm, am []byte, w, h int, ppm float64, rad int) judge.LetterState {
-	if len(le.Outline) < 3 {
+func letterState(lp *letterPoly, others []*letterPoly, g, bm, am []byte, w, h int, ppm float64, rad int) judge.LetterState {
+	if len(lp.poly) < 3 {
 		return judge.LetterUnknown
 	}
-	poly := make([]pt, len(le.Outline))
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for i, p := range le.Outline {
-		poly[i] = mmToPx(pt{p.X, p.Y}, ppm)
-		x0, y0 = math.Min(x0, poly[i].X), math.Min(y0, poly[i].Y)
-		x1, y1 = math.Max(x1, poly[i].X), math.Max(y1, poly[i].Y)
-	}
-	bx0, by0 := int(math.Floor(x0)), int(math.Floor(y0))
-	bx1, by1 := int(math.Ceil(x1)), int(math.Ceil(y1))
+	bx0, by0, bx1, by1 := lp.box.Min.X, lp.box.Min.Y, lp.box.Max.X-1, lp.box.Max.Y-1
 	if bx1 < 0 || by1 < 0 || bx0 >= w || by0 >= h {
 		return judge.LetterUnknown
 	}
-	// Paper level around the letter.
+	// Paper level around the letter (on the fresh sheet's grey image: all of it was paper).
 	pad := int(2 * ppm)
 	var paper []int
 	for y := max(0, by0-pad); y <= min(h-1, by1+pad); y++ {
 		for x := max(0, bx0-pad); x <= min(w-1, bx1+pad); x++ {
-			if bm[y*w+x] != 0 {
-				paper = append(paper, int(g[y*w+x]))
-			}
+			paper = append(paper, int(g[y*w+x]))
 		}
 	}
 	var inside, ink []int
 	for y := max(0, by0); y <= min(h-1, by1); y++ {
 		for x := max(0, bx0); x <= min(w-1, bx1); x++ {
-			if pointInPoly(pt{float64(x), float64(y)}, poly) {
+			p := pt{float64(x), float64(y)}
+			if !pointInPoly(p, lp.poly) {
+				continue
+			}
+			// Voronoi split of overlapping outlines: the pixel is a neighbour's when it lies
+			// in the neighbour's outline and nearer the neighbour's centre.
+			d := dist(p, lp.centre)
+			mine := true
+			for _, o := range others {
+				if o.box.Overlaps(image.Rect(x, y, x+1, y+1)) && dist(p, o.centre) < d && pointInPoly(p, o.poly) {
+					mine = false
+					break
+				}
+			}
+			if mine {
 				inside = append(inside, y*w+x)
 			}
 		}
@@ -82,24 +141,22 @@ func letterState(le judge.Letter, g, bm, am []byte, w, h int, ppm float64, rad i
 	if len(inside) == 0 {
 		return judge.LetterUnknown
 	}
-	if len(paper) > 0 {
-		sort.Ints(paper)
-		level := paper[len(paper)*3/4] // the paper is the bright majority
-		thr := level - max(25, level/5)
-		for _, i := range inside {
-			if int(g[i]) < thr && bm[i] != 0 {
-				ink = append(ink, i)
-			}
-		}
-		// Ink already off the sheet (outline pixels off the before paper count too).
-		for _, i := range inside {
-			if bm[i] == 0 && !near(i, bm, am, w, h, rad, true) {
-				return judge.LetterGone
-			}
+	sort.Ints(paper)
+	level := paper[len(paper)*3/4] // the paper is the bright majority
+	thr := level - max(25, level/5)
+	for _, i := range inside {
+		if int(g[i]) < thr {
+			ink = append(ink, i)
 		}
 	}
 	if len(ink) < letterMinPx {
-		ink = inside
+		// No ink to measure: the outline stands in, but only to say nothing happened to it.
+		for _, i := range inside {
+			if bm[i] == 0 || am[i] == 0 || near(i, bm, am, w, h, rad, false) {
+				return judge.LetterUnknown
+			}
+		}
+		return judge.LetterOnSheet
 	}
 	var onC, onU, remC, remU, goneC int
 	for _, i := range ink {
@@ -121,9 +178,7 @@ func letterState(le judge.Letter, g, bm, am []byte, w, h int, ppm float64, rad i
 			remC++
 		}
 	}
-	// A side counts when it holds at least letterMinPx pixels and 4% of the ink: a few stray
-	// pixels of mask noise do not cut a letter.
-	k := max(letterMinPx, len(ink)/25)
+	k := max(letterMinPx, int(letterSideFrac*float64(len(ink))))
 	switch {
 	case goneC >= k:
 		return judge.LetterGone

@@ -244,7 +244,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return nil, err
 	}
 
-	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes}
+	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes, inkGray: freshGray(fresh)}
 	for i, c := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
 		out.Corners[i] = h.apply(c).f32()
 	}
@@ -662,6 +662,18 @@ func fillSmallHoles(mb []byte, w, h, maxPx int) {
 
 // freshInk is the fresh sheet's ink at frame resolution (255 = ink): pixels clearly darker
 // than the paper around them (adaptive threshold over a 6 mm window). Cached.
+// freshGray is the fresh sheet's grey image (cached; shared, never written).
+func freshGray(fresh *SheetImage) []byte {
+	if fresh.inkGray != nil {
+		return fresh.inkGray
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(fresh.Image, &gray, gocv.ColorBGRToGray)
+	fresh.inkGray = gray.ToBytes()
+	return fresh.inkGray
+}
+
 func freshInk(fresh *SheetImage) []byte {
 	if fresh.ink != nil {
 		return fresh.ink

@@ -16,6 +16,7 @@ import (
 
 	"tearcam/internal/synth"
 	"tearcam/judge"
+	"tearcam/ocr"
 	"tearcam/template"
 )
 
@@ -35,6 +36,8 @@ type synthStats struct {
 	letters, lettersBad    int
 	lettersAmb, lettersUnk int
 	failures               []string
+	confusion              [6][6]int // truth letter state x measured state (every letter, every tear measured)
+	ocr                    *ocr.Locator
 }
 
 func synthDirs(t *testing.T) []string {
@@ -54,6 +57,13 @@ func synthDirs(t *testing.T) []string {
 
 func TestSynthSet(t *testing.T) {
 	var st synthStats
+	if os.Getenv("VISION_SYNTH_OCR") != "" {
+		// Letter outlines from ocr/ (as tearcam audit uses) instead of the truth's.
+		loc, err := ocr.NewLocator(2)
+		require.NoError(t, err)
+		defer loc.Close()
+		st.ocr = loc
+	}
 	for _, dir := range synthDirs(t) {
 		tr, err := synth.LoadTruth(dir)
 		require.NoError(t, err)
@@ -82,6 +92,7 @@ func TestSynthSet(t *testing.T) {
 	t.Logf("geometry on %d/%d tears: pieces wrong %d, edge wrong %d, template fit wrong %d, paper fit wrong %d",
 		st.geomChecked, st.tears, st.piecesBad, st.edgeBad, st.fitBad, st.paperBad)
 	t.Logf("letters: %d compared, %d wrong, %d ambiguous, %d unknown", st.letters, st.lettersBad, st.lettersAmb, st.lettersUnk)
+	t.Logf("letter states, truth (rows) x measured (columns):\n%s", confusionTable(st.confusion))
 	for i, f := range st.failures {
 		if i == 30 && os.Getenv("VISION_SYNTH_REPORT") == "" {
 			t.Logf("... %d more", len(st.failures)-30)
@@ -161,6 +172,15 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 				layouts[i].Letters = append(layouts[i].Letters, judge.Letter{Char: le.Char, Outline: o})
 			}
 			layouts[i].Located = len(layouts[i].Letters)
+		}
+		if st.ocr != nil {
+			var names []string
+			for _, sk := range pl.Skills {
+				names = append(names, sk.Name)
+			}
+			ls, err := st.ocr.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
+			require.NoError(t, err)
+			layouts = ls
 		}
 		before := fresh
 		for _, tt := range pl.Tears {
@@ -251,6 +271,7 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 					if li >= len(got) {
 						break
 					}
+					st.confusion[want][got[li]]++
 					if want == judge.LetterAmbiguous {
 						continue
 					}
@@ -288,6 +309,21 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 }
 
 func ptOf2(p [2]float64) pt { return pt{p[0], p[1]} }
+
+func confusionTable(c [6][6]int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-10s", "truth\\got")
+	for j := 0; j < 6; j++ {
+		fmt.Fprintf(&b, "%10s", judge.LetterState(j))
+	}
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "\n%-10s", judge.LetterState(i))
+		for j := 0; j < 6; j++ {
+			fmt.Fprintf(&b, "%10d", c[i][j])
+		}
+	}
+	return b.String()
+}
 
 func pieceAreas(ps []synth.PieceTruth) []float64 {
 	var a []float64
