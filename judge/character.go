@@ -38,6 +38,9 @@ type skillTrack struct {
 	name    string
 	left    []bool // per letter (reading order): still whole on the sheet
 	located []bool // per letter: its outline was found on the fresh sheet
+	// doubtful, per letter: counted as left although the last decided tear passed within
+	// measurement error of its ink (LetterAmbiguous), so whole or cut could not be told.
+	doubtful []bool
 }
 
 func (s skillTrack) remaining() int {
@@ -50,9 +53,20 @@ func (s skillTrack) remaining() int {
 	return n
 }
 
-// measured reports whether every letter counted as left was located on the fresh sheet, so
-// that the count left comes from measurements.
+// measured reports whether every letter counted as left was located on the fresh sheet and
+// called whole by the last measurement, so that the count left comes from measurements.
 func (s skillTrack) measured() bool {
+	for i, l := range s.left {
+		if l && (!s.located[i] || (s.doubtful != nil && s.doubtful[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// measuredIgnoringDoubt is measured without the doubtful letters: every letter counted as
+// left was located on the fresh sheet.
+func (s skillTrack) measuredIgnoringDoubt() bool {
 	for i, l := range s.left {
 		if l && !s.located[i] {
 			return false

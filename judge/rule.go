@@ -115,6 +115,7 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		for i := range c.skills {
 			if d.left[i] != nil {
 				c.skills[i].left = d.left[i]
+				c.skills[i].doubtful = d.doubtful[i]
 			}
 		}
 		// Paper only shrinks: once the template does not fit, it never fits again.
@@ -152,14 +153,22 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 // finish copies the character's state into the ruling.
 func (c *Character) finish(r *TearRuling) {
 	r.Skills = c.Skills()
-	var unmeasured []string
-	for _, s := range r.Skills {
-		if !s.Measured {
-			unmeasured = append(unmeasured, fmt.Sprintf("%s %d", s.Name, s.Remaining))
+	var unlocated, doubtful []string
+	for i, s := range r.Skills {
+		if s.Measured {
+			continue
+		}
+		if c.skills[i].measuredIgnoringDoubt() {
+			doubtful = append(doubtful, fmt.Sprintf("%s %d", s.Name, s.Remaining))
+		} else {
+			unlocated = append(unlocated, fmt.Sprintf("%s %d", s.Name, s.Remaining))
 		}
 	}
-	if len(unmeasured) > 0 {
-		r.Notes = append(r.Notes, "letters left not measured (not located on the fresh sheet, so counted as left): "+strings.Join(unmeasured, ", "))
+	if len(unlocated) > 0 {
+		r.Notes = append(r.Notes, "letters left not measured (not located on the fresh sheet, so counted as left): "+strings.Join(unlocated, ", "))
+	}
+	if len(doubtful) > 0 {
+		r.Notes = append(r.Notes, "letters left not certain (a letter within measurement error of a tear is counted as left; the GM confirms): "+strings.Join(doubtful, ", "))
 	}
 	r.PaperFitsTemplate = c.paper
 	r.OwedTears = c.owed
@@ -187,6 +196,7 @@ type decision struct {
 	removed    int      // full letters of the named skill (any skill, for an unnamed penalty) removed
 	paperDoubt bool     // the measurement doubts PaperFitsTemplate
 	left       [][]bool // per skill, its letters left after the tear; nil: unchanged
+	doubtful   [][]bool // per skill, letters counted as left that were measured ambiguous
 }
 
 func (c *Character) decide(t Tear, m Measurement) decision {
@@ -206,6 +216,8 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 	}
 	d.left = make([][]bool, len(c.skills))
+	d.doubtful = make([][]bool, len(c.skills))
+	ambiguousNamed := 0 // located letters of the counted skill(s) too close to call
 	anyRemovedState := false
 	unlocatedUnknown := false // a never-located letter that could count for no_full_letter is unknown
 	for i, s := range c.skills {
@@ -229,6 +241,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			continue
 		}
 		left := make([]bool, len(s.left))
+		doubtful := make([]bool, len(s.left))
 		runes := LetterRunes(s.name)
 		for j, was := range s.left {
 			if !was {
@@ -248,7 +261,22 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			case LetterCut:
 			case LetterGone:
 				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (lost in an earlier undecided tear): counted gone", j+1, runes[j], s.name))
-			default: // LetterUnknown, LetterAmbiguous, or an invalid state
+			case LetterAmbiguous:
+				// The tear passes within measurement error of this letter's ink: whole or cut
+				// cannot be told. It is counted as left (the player keeps the benefit of the
+				// doubt) and its skill's count is flagged as not measured; the ruling is
+				// undecided below only when the letter could decide whether a full letter
+				// of the skill torn for was removed.
+				if !s.located[j] {
+					left[j] = true
+					continue
+				}
+				left[j], doubtful[j] = true, true
+				if counts {
+					ambiguousNamed++
+				}
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is within measurement error of the tear (whole or cut cannot be told): counted as left", j+1, runes[j], s.name))
+			default: // LetterUnknown or an invalid state
 				if s.located[j] {
 					d.undecided = append(d.undecided, fmt.Sprintf("letter %d (%c) of %s is %s", j+1, runes[j], s.name, st[j]))
 				} else {
@@ -260,11 +288,19 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			}
 		}
 		d.left[i] = left
+		d.doubtful[i] = doubtful
 	}
 
 	nothing := m.Pieces <= 0 || m.RemovedAreaMM2 <= 0
 	if nothing && anyRemovedState {
 		d.undecided = append(d.undecided, "letters measured removed while no paper was removed")
+	}
+	if d.removed == 0 && ambiguousNamed > 0 && !nothing {
+		what := "the skill torn for"
+		if named >= 0 {
+			what = c.skills[named].name
+		}
+		d.undecided = append(d.undecided, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear", what, ambiguousNamed))
 	}
 	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"

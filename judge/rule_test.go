@@ -148,11 +148,24 @@ func TestRuleOneTear(t *testing.T) {
 			verdict: Undecided, faults: []Fault{}, reason: "letters of Hop (the skill torn for) were not located", skills: left(3, 3, true)},
 		{name: "other located skill not measured", tear: use("Hop"), m: meas("ROO", "-"),
 			verdict: Undecided, faults: []Fault{}, reason: "letters of Axe were not measured", removed: 1, skills: left(3, 3, true)},
+		// No letter of Hop certainly removed and one too close to call: removed whole it makes
+		// the tear valid, cut it makes it no_full_letter, so the verdict is undecided.
 		{name: "ambiguous letter of named skill", tear: use("Hop"), m: meas("AOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "letter 1 (H) of Hop is ambiguous", skills: left(3, 3, true)},
-		// Even with a letter removed, an ambiguous second letter could change Hop's count.
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
+		// A letter of Hop certainly removed: the tear is valid whatever the ambiguous second
+		// letter is. That letter is counted as left (H gone, o and p left: 2), and Hop's count
+		// is flagged as not measured.
 		{name: "ambiguous letter beside a removed one", tear: use("Hop"), m: meas("RAO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "letter 2 (o) of Hop is ambiguous", removed: 1, skills: left(3, 3, true)},
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"),
+			noteMatch: "letter 2 (o) of Hop is within measurement error of the tear"},
+		// An ambiguous letter of another skill cannot change the verdict on Hop: valid, Hop
+		// 3-2 = 1 left, Axe's A counted left (3) but not measured.
+		{name: "ambiguous letter of another skill", tear: use("Hop"), m: meas("RRO", "AOO"),
+			verdict: Valid, faults: []Fault{}, removed: 2, skills: notMeasured(left(1, 3, true), "Axe"),
+			noteMatch: "letters left not certain"},
+		// The same with no letter of Hop removed: a certain faux pas (no_full_letter).
+		{name: "ambiguous letter of another skill, faux pas", tear: use("Hop"), m: meas("CCO", "AOO"),
+			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: notMeasured(left(1, 3, true), "Axe"), owed: 1},
 		{name: "unknown letter of another skill", tear: use("Hop"), m: meas("ROO", "OOU"),
 			verdict: Undecided, faults: []Fault{}, reason: "letter 3 (e) of Axe is unknown", removed: 1, skills: left(3, 3, true)},
 		{name: "wrong letter count", tear: use("Hop"), m: meas("ROOO", "OOO"),
@@ -322,7 +335,7 @@ func TestRuleSequences(t *testing.T) {
 		}},
 		{name: "undecided changes nothing, next tear catches up", steps: []step{
 			// ambiguous: undecided, Hop still counted 3, nothing owed.
-			{tear: use("Hop"), m: faux("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "ambiguous"},
+			{tear: use("Hop"), m: faux("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call"},
 			// the next measurement, against the photo after the undecided tear, reports H gone.
 			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
 				note: "letter 1 (H) of Hop was not on the sheet before this tear"},

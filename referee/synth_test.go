@@ -61,7 +61,7 @@ func undecidedCause(reason string) string {
 		return "follows an unmeasured tear"
 	case strings.Contains(reason, "were not located"), strings.Contains(reason, "never located"):
 		return "skill not located by ocr"
-	case strings.Contains(reason, "is ambiguous"), strings.Contains(reason, "is unknown"):
+	case strings.Contains(reason, "is ambiguous"), strings.Contains(reason, "is unknown"), strings.Contains(reason, "too close to call"):
 		return "letter ambiguous or unknown"
 	case strings.Contains(reason, "already out"):
 		return "already out"
