@@ -261,22 +261,30 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			case LetterCut:
 			case LetterGone:
 				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (lost in an earlier undecided tear): counted gone", j+1, runes[j], s.name))
-			case LetterAmbiguous:
-				// The tear passes within measurement error of this letter's ink: whole or cut
-				// cannot be told. It is counted as left (the player keeps the benefit of the
-				// doubt) and its skill's count is flagged as not measured; the ruling is
-				// undecided below only when the letter could decide whether a full letter
-				// of the skill torn for was removed.
+			case LetterAmbiguous, LetterUnknown:
+				// Ambiguous: the tear passes within measurement error of this letter's ink, so
+				// whole or cut cannot be told. Unknown: its state could not be measured (no
+				// ink found in its outline near the tear). Either way it is counted as left
+				// (the player keeps the benefit of the doubt) and its skill's count is flagged
+				// as not measured; the ruling is undecided below only when the letter could
+				// decide whether a full letter of the skill torn for was removed.
 				if !s.located[j] {
 					left[j] = true
+					if counts {
+						unlocatedUnknown = true
+					}
 					continue
 				}
 				left[j], doubtful[j] = true, true
 				if counts {
 					ambiguousNamed++
 				}
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is within measurement error of the tear (whole or cut cannot be told): counted as left", j+1, runes[j], s.name))
-			default: // LetterUnknown or an invalid state
+				why := "is within measurement error of the tear (whole or cut cannot be told)"
+				if st[j] == LetterUnknown {
+					why = "could not be measured"
+				}
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s %s: counted as left", j+1, runes[j], s.name, why))
+			default: // an invalid state
 				if s.located[j] {
 					d.undecided = append(d.undecided, fmt.Sprintf("letter %d (%c) of %s is %s", j+1, runes[j], s.name, st[j]))
 				} else {
@@ -300,7 +308,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		if named >= 0 {
 			what = c.skills[named].name
 		}
-		d.undecided = append(d.undecided, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear", what, ambiguousNamed))
+		d.undecided = append(d.undecided, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear or could not be measured", what, ambiguousNamed))
 	}
 	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"

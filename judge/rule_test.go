@@ -166,8 +166,14 @@ func TestRuleOneTear(t *testing.T) {
 		// The same with no letter of Hop removed: a certain faux pas (no_full_letter).
 		{name: "ambiguous letter of another skill, faux pas", tear: use("Hop"), m: meas("CCO", "AOO"),
 			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: notMeasured(left(1, 3, true), "Axe"), owed: 1},
+		// An unmeasured letter of another skill cannot change the verdict on Hop: valid, Hop
+		// 3-1 = 2 left, Axe's e counted left (3) but not measured.
 		{name: "unknown letter of another skill", tear: use("Hop"), m: meas("ROO", "OOU"),
-			verdict: Undecided, faults: []Fault{}, reason: "letter 3 (e) of Axe is unknown", removed: 1, skills: left(3, 3, true)},
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Axe"),
+			noteMatch: "letter 3 (e) of Axe could not be measured: counted as left"},
+		// An unmeasured letter of Hop with none removed could be the full letter: undecided.
+		{name: "unknown letter of named skill", tear: use("Hop"), m: meas("COU", "OOO"),
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
 		{name: "wrong letter count", tear: use("Hop"), m: meas("ROOO", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: "Hop has 3 letters but 4 were measured", skills: left(3, 3, true)},
 		{name: "free text doubt", tear: use("Hop"),
