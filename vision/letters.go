@@ -96,8 +96,54 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 			}
 			out[si].States[li] = letterState(self, others, g, bm, am, w, h, ppm, rad)
 		}
+		splitDoubt(out[si].States, polys[si], letterSplitGapMM*ppm)
 	}
 	return out
+}
+
+// letterSplitGapMM: two neighbouring letters whose outlines come this close (or overlap)
+// share a boundary that ocr/ had to place by dividing the word's ink.
+const letterSplitGapMM = 1.0
+
+// splitDoubt makes a letter measured removed ambiguous when its neighbour in the word is cut
+// and their outlines touch (within gap px). ocr/ divides joined writing into letters along
+// the baseline and can misplace the boundary by a millimetre or more; the cut then may lie
+// in this letter rather than its neighbour, so "removed whole" is too close to call. (Seen on
+// the synthetic set: a "D" whose bowl fell into the next letter's outline was called
+// removed while the tear cut it.) states is changed in place; the decision uses the states
+// as measured, so doubts do not spread along the word.
+func splitDoubt(states []judge.LetterState, polys []letterPoly, gap float64) {
+	measured := append([]judge.LetterState(nil), states...)
+	for i, st := range measured {
+		if st != judge.LetterRemoved {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(measured) || measured[j] != judge.LetterCut {
+				continue
+			}
+			if len(polys[i].poly) >= 3 && len(polys[j].poly) >= 3 && polyGap(polys[i].poly, polys[j].poly) <= gap {
+				states[i] = judge.LetterAmbiguous
+			}
+		}
+	}
+}
+
+// polyGap is the distance between two polygons' outlines, 0 when a vertex of one lies
+// inside the other.
+func polyGap(a, b []pt) float64 {
+	d := math.Inf(1)
+	for _, pair := range [2][2][]pt{{a, b}, {b, a}} {
+		for _, v := range pair[0] {
+			if pointInPoly(v, pair[1]) {
+				return 0
+			}
+			for k := range pair[1] {
+				d = math.Min(d, segDist(v, pair[1][k], pair[1][(k+1)%len(pair[1])]))
+			}
+		}
+	}
+	return d
 }
 
 func letterState(lp *letterPoly, others []*letterPoly, g, bm, am []byte, w, h int, ppm float64, rad int) judge.LetterState {
