@@ -54,9 +54,10 @@ test-short: deps
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count $${COUNT:-10} ./...
 
-lint:
+lint: deps
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:" $$out; exit 1; fi
 	$(GO) vet -tags matprofile ./...
+	$(GO) mod tidy -diff
 
 # Regenerate the synthetic photo set with its ground truth (seeded: same bytes every time).
 testdata: build
