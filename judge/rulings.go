@@ -168,7 +168,7 @@ func LettersLeft(skills []SkillState) string {
 	}
 	out := strings.Join(parts, ", ")
 	if guessed {
-		out += " (?: not located on the fresh sheet, not measured)"
+		out += " (?: not measured: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left)"
 	}
 	return out
 }
