@@ -208,7 +208,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	tr("refine")
 
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	mask, img, outlineMM, edgeMM, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, edgeMM, edgeAllMM, err := paperMaskInFrame(bgr, loc, h, fresh, is)
 	tr("mask")
 	if err != nil {
 		return nil, err
@@ -228,7 +228,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			if moved(h, hn, W, H) > 0.1 {
 				mask.Close()
 				img.Close()
-				mask, img, outlineMM, edgeMM, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
+				mask, img, outlineMM, edgeMM, edgeAllMM, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
 				if err != nil {
 					return nil, err
 				}
@@ -255,15 +255,31 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		resid = math.Max(resid, edgeMM)
 	}
 	out.ResidualMM = math.Round(resid*1000) / 1000
-	if npatch < minConfirmPatches && (out.ResidualMM > maxUnrefinedMM || math.IsNaN(edgeMM)) {
-		out.Close()
-		return nil, &RegistrationError{Reason: "too little ink matched at full resolution to confirm the alignment", ResidualMM: out.ResidualMM}
+	// With few ink patches, the untorn edges must confirm the alignment on every sample,
+	// torn stretches included: the torn-stretch exclusion is only trusted beside the ink.
+	unref := math.Max(out.ResidualMM, edgeAllMM)
+	if npatch < minConfirmPatches && (unref > maxUnrefinedMM || math.IsNaN(edgeAllMM)) {
+		return refused(out, &RegistrationError{Reason: "too little ink matched at full resolution to confirm the alignment", ResidualMM: out.ResidualMM})
 	}
 	if out.ResidualMM > MaxResidualMM {
-		out.Close()
-		return nil, &RegistrationError{Reason: "alignment error too large", ResidualMM: out.ResidualMM}
+		return refused(out, &RegistrationError{Reason: "alignment error too large", ResidualMM: out.ResidualMM})
 	}
 	return out, nil
+}
+
+// keepRefused (tests only) makes Register return the refused alignment with its error, so
+// the synthetic harness can measure the true error of what was refused.
+var keepRefused bool
+
+// edgeDump (tests only) receives the untorn-edge samples of each registration.
+var edgeDump func(offs []float64, keys []int, ref map[int]float64, spill, edge int)
+
+func refused(out *SheetImage, err error) (*SheetImage, error) {
+	if keepRefused {
+		return out, err
+	}
+	out.Close()
+	return nil, err
 }
 
 // pointsMat packs points as an Nx1 CV_32FC2 Mat.
@@ -346,7 +362,7 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
 // the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, error) {
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, error) {
 	ppm := fresh.PxPerMM
 	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
@@ -524,7 +540,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	if float64(cutPx) > 5*ppm {
 		img.Close()
-		return gocv.Mat{}, gocv.Mat{}, 0, 0, ErrSheetCutOff
+		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, ErrSheetCutOff
 	}
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
 	tr("m.holes")
@@ -575,21 +591,82 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// The median over the sides is robust to the few samples that are really tear lines.
 	_, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
 	edgeMM := math.NaN() // no untorn edge to check against
+	if edgeDump != nil {
+		edgeDump(offs, keys, fresh.edgeRef, spill, edge)
+	}
+	edgeAllMM := math.NaN()
 	if len(offs) >= 20 {
+		sg := make([]float64, len(offs)) // signed, positive inward
 		a := make([]float64, len(offs))
 		for i, o := range offs {
-			a[i] = math.Abs(o + 0.5/ppm)
+			sg[i] = o + 0.5/ppm
 			// Where the fresh outline itself departs from the side (curl, a bowed side),
 			// lying on either the side or that outline is consistent.
-			if r, ok := fresh.edgeRef[keys[i]]; ok && math.Abs(r+0.5/ppm) > edgeRefMM {
-				a[i] = math.Min(a[i], math.Abs(o-r))
+			if r, ok := fresh.edgeRef[keys[i]]; ok && math.Abs(r+0.5/ppm) > edgeRefMM && math.Abs(o-r) < math.Abs(sg[i]) {
+				sg[i] = o - r
 			}
+			a[i] = math.Abs(sg[i])
 		}
+		kept, sideMed := untornSamples(sg, keys)
 		sort.Float64s(a)
-		edgeMM = a[len(a)*edgeQuantile/100]
+		edgeAllMM = a[len(a)*edgeQuantile/100]
+		edgeMM = edgeAllMM // too little untorn edge left to judge on its own
+		if len(kept) >= 20 {
+			sort.Float64s(kept)
+			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
+		}
 	}
-	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, nil
+	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, nil
 }
+
+// tornStepMM: an untorn-edge sample whose boundary lies more than this inside the outermost
+// level of its side (and inside the side itself) is on a torn stretch. A tear only moves the
+// boundary inwards, locally; a misregistration moves a whole side (or, turned, one end
+// outwards), so the samples it displaces are not all inward of the side's own level.
+const tornStepMM = 1.0
+
+// untornSamples returns |offset| of the edge samples that are not on torn stretches. sg are
+// signed offsets in mm (positive: the boundary inside the frame), keys side<<20|position.
+// Per side, the level is the third outermost offset (the 25th percentile on a short side):
+// a side mostly torn keeps its few untorn millimetres as the level;
+// samples more than tornStepMM inside both that level and the side itself are left out.
+func untornSamples(sg []float64, keys []int) (kept []float64, sideMed float64) {
+	var bySide [4][]float64
+	for i, v := range sg {
+		s := keys[i] >> 20
+		bySide[s] = append(bySide[s], v)
+	}
+	var lim [4]float64
+	for s := range bySide {
+		v := append([]float64(nil), bySide[s]...)
+		sort.Float64s(v)
+		lim[s] = math.Inf(1)
+		if len(v) > 0 {
+			lim[s] = math.Max(v[min(len(v)/4, 2)], 0) + tornStepMM
+		}
+	}
+	var side [4][]float64
+	for i, v := range sg {
+		if v > lim[keys[i]>>20] {
+			continue
+		}
+		kept = append(kept, math.Abs(v))
+		side[keys[i]>>20] = append(side[keys[i]>>20], math.Abs(v))
+	}
+	// A short untorn stretch is too few samples to move the percentile over all sides, so
+	// each side's own median counts too (the rest of a sheet mostly torn away).
+	sideMed = 0
+	for _, v := range side {
+		if len(v) >= minSideSamples {
+			sort.Float64s(v)
+			sideMed = math.Max(sideMed, v[len(v)/2])
+		}
+	}
+	return kept, sideMed
+}
+
+// minSideSamples: a side with this many untorn samples (mm) has its own median checked.
+const minSideSamples = 5
 
 // moved is the largest displacement, in mm, between two homographies over the sheet.
 func moved(a, b homog, W, H float64) float64 {

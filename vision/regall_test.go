@@ -1,0 +1,297 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"tearcam/internal/synth"
+	"tearcam/template"
+)
+
+// synthRegErr is the true registration error (mm) of after on the paper it keeps, against
+// the synthetic truth (see runSynthCase).
+func synthRegErr(fresh, after *SheetImage, th0, th homog, paper template.Paper) float64 {
+	ours2photo := th.mul(th0.inv()).mul(homog(fresh.H))
+	e := 0.0
+	am := after.Mask.ToBytes()
+	cols := after.Mask.Cols()
+	for y := 5.0; y < paper.HeightMM; y += 10 {
+		for x := 5.0; x < paper.WidthMM; x += 10 {
+			q := mmToPx(pt{x, y}, after.PxPerMM).img()
+			if am[q.Y*cols+q.X] == 0 {
+				continue
+			}
+			want := ours2photo.apply(pt{x, y})
+			got := homog(after.H).inv().apply(want)
+			if d := dist(got, pt{x, y}); d > e {
+				e = d
+			}
+		}
+	}
+	return e
+}
+
+type regAllRow struct {
+	name     string
+	err      error
+	trueErr  float64
+	residual float64
+	notes    []string
+}
+
+// registerAllSynth registers every visible later photo of the synthetic set against its
+// fresh sheet (not stopping at a refusal) and returns, per photo, the outcome and true error.
+func registerAllSynth(t *testing.T) []regAllRow {
+	keepRefused = true
+	defer func() { keepRefused = false }()
+	var rows []regAllRow
+	for _, dir := range synthDirs(t) {
+		tr, err := synth.LoadTruth(dir)
+		require.NoError(t, err)
+		paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+		for _, pl := range tr.Players {
+			if pl.Sheet.CutOff {
+				continue
+			}
+			img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
+			require.NoError(t, err)
+			fresh, err := Fresh(img, paper)
+			img.Close()
+			require.NoError(t, err)
+			th0 := homog(pl.Sheet.Homography)
+			var prev *SheetImage // the last registered sheet (the referee's fallback)
+			for i, tt := range pl.Tears {
+				if tt.Photo.CutOff {
+					continue
+				}
+				img, err := ReadImage(filepath.Join(dir, tt.Photo.File))
+				require.NoError(t, err)
+				if edgeDump != nil {
+					t.Logf("#### %s t%d", filepath.Base(dir), i+1)
+				}
+				after, err := Register(fresh, img)
+				img.Close()
+				row := regAllRow{name: fmt.Sprintf("%s t%d %s", filepath.Base(dir), i+1, tt.Photo.File), err: err}
+				if after != nil {
+					row.trueErr = synthRegErr(fresh, after, th0, homog(tt.Photo.Homography), paper)
+					row.residual = after.ResidualMM
+					row.notes = after.Notes
+				} else {
+					row.trueErr = -1
+				}
+				rows = append(rows, row)
+				if err != nil && prev != nil {
+					// The referee's fallback: register to the previous measured sheet.
+					if after != nil {
+						after.Close()
+						after = nil
+					}
+					img, _ := ReadImage(filepath.Join(dir, tt.Photo.File))
+					a2, err2 := Register(prev, img)
+					img.Close()
+					r2 := regAllRow{name: row.name + " (to previous)", err: err2, trueErr: -1}
+					if a2 != nil {
+						r2.trueErr = synthRegErr(fresh, a2, th0, homog(tt.Photo.Homography), paper)
+						r2.residual = a2.ResidualMM
+						r2.notes = a2.Notes
+						if err2 == nil {
+							after, err = a2, nil
+						} else {
+							a2.Close()
+						}
+					}
+					rows = append(rows, r2)
+				}
+				if err == nil {
+					if prev != nil {
+						prev.Close()
+					}
+					prev = after
+				} else if after != nil {
+					after.Close()
+				}
+			}
+			if prev != nil {
+				prev.Close()
+			}
+			fresh.Close()
+		}
+	}
+	return rows
+}
+
+func TestRegisterAllSynthDump(t *testing.T) {
+	if os.Getenv("VISION_REGALL") == "" {
+		t.Skip("VISION_REGALL=1 to dump")
+	}
+	for _, r := range registerAllSynth(t) {
+		ref := errors.Is(r.err, ErrRegistration)
+		t.Logf("%-28s refused=%v true=%.2f resid=%.2f %v %v", r.name, ref, r.trueErr, r.residual, r.notes, r.err)
+	}
+}
+
+func TestRegisterAllSynthEdges(t *testing.T) {
+	if os.Getenv("VISION_REGALL") == "" {
+		t.Skip("VISION_REGALL=1 to dump")
+	}
+	edgeDump = func(offs []float64, keys []int, ref map[int]float64, spill, edge int) {
+		var b [4]string
+		for i, o := range offs {
+			s := keys[i] >> 20
+			r, ok := ref[keys[i]]
+			c := fmt.Sprintf("%.0f", o*4)
+			if ok && r*4 != -0.5 && r*4 != 0.5 && r*4 != 0 {
+				c += fmt.Sprintf("(%.0f)", r*4)
+			}
+			b[s] += c + " "
+		}
+		t.Logf("spill %d edge %d", spill, edge)
+		for s := range b {
+			t.Logf("  side %d: %s", s, b[s])
+		}
+	}
+	defer func() { edgeDump = nil }()
+	for _, r := range registerAllSynth(t) {
+		t.Logf("== %-28s refused=%v true=%.2f resid=%.2f %v", r.name, r.err != nil, r.trueErr, r.residual, r.notes)
+	}
+}
+
+func TestRegisterOneDebug(t *testing.T) {
+	f := os.Getenv("VISION_REGONE") // case-003/ines-4.jpg
+	if f == "" {
+		t.Skip()
+	}
+	dir := filepath.Join("..", "testdata", "images", "synth", filepath.Dir(f))
+	tr, err := synth.LoadTruth(dir)
+	require.NoError(t, err)
+	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	pl := tr.Players[0]
+	img, _ := ReadImage(filepath.Join(dir, pl.Sheet.File))
+	fresh, err := Fresh(img, paper)
+	img.Close()
+	require.NoError(t, err)
+	defer fresh.Close()
+	img, _ = ReadImage(filepath.Join("..", "testdata", "images", "synth", f))
+	defer img.Close()
+	debugDir = os.Getenv("VISION_REGONE_DIR")
+	defer func() { debugDir = "" }()
+	after, err := Register(fresh, img)
+	t.Log(err)
+	if after != nil {
+		after.Close()
+	}
+}
+
+func TestRegisterSampleEdges(t *testing.T) {
+	if os.Getenv("VISION_REGALL") == "" {
+		t.Skip("VISION_REGALL=1 to dump")
+	}
+	dir := filepath.Join("..", "testdata", "images", "sample")
+	img, err := ReadImage(filepath.Join(dir, "breta-0.jpg"))
+	require.NoError(t, err)
+	fresh, err := Fresh(img, template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297})
+	img.Close()
+	require.NoError(t, err)
+	defer fresh.Close()
+	edgeDump = func(offs []float64, keys []int, ref map[int]float64, spill, edge int) {
+		var b [4]string
+		for i, o := range offs {
+			s := keys[i] >> 20
+			r, ok := ref[keys[i]]
+			c := fmt.Sprintf("%.0f", o*4)
+			if ok && r*4 != -0.5 && r*4 != 0.5 && r*4 != 0 {
+				c += fmt.Sprintf("(%.0f)", r*4)
+			}
+			b[s] += c + " "
+		}
+		t.Logf("spill %d edge %d", spill, edge)
+		for s := range b {
+			t.Logf("  side %d: %s", s, b[s])
+		}
+	}
+	defer func() { edgeDump = nil }()
+	for _, f := range []string{"breta-1.jpg", "breta-4.jpg"} {
+		img, err := ReadImage(filepath.Join(dir, f))
+		require.NoError(t, err)
+		t.Logf("#### %s", f)
+		after, err := Register(fresh, img)
+		img.Close()
+		if after != nil {
+			t.Log(after.Notes)
+			after.Close()
+		}
+		t.Log(err)
+	}
+}
+
+// registerSynthTear registers tear (1-based) of the first player of a synthetic case against
+// the fresh sheet and returns the outcome and, when registered, the true error in mm.
+func registerSynthTear(t *testing.T, cs string, tear int) (float64, error) {
+	dir := filepath.Join("..", "testdata", "images", "synth", cs)
+	if _, err := os.Stat(filepath.Join(dir, "truth.json")); err != nil {
+		t.Skip("no synthetic set")
+	}
+	tr, err := synth.LoadTruth(dir)
+	require.NoError(t, err)
+	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	pl := tr.Players[0]
+	img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
+	require.NoError(t, err)
+	fresh, err := Fresh(img, paper)
+	img.Close()
+	require.NoError(t, err)
+	defer fresh.Close()
+	tt := pl.Tears[tear-1]
+	img, err = ReadImage(filepath.Join(dir, tt.Photo.File))
+	require.NoError(t, err)
+	defer img.Close()
+	after, err := Register(fresh, img)
+	if err != nil {
+		return -1, err
+	}
+	defer after.Close()
+	return synthRegErr(fresh, after, homog(pl.Sheet.Homography), homog(tt.Photo.Homography), paper), nil
+}
+
+// Torn stretches near a side are left out of the untorn-edge check: case-003's fifth photo
+// (a corner cut off, ink fitting within 0.03 mm) was refused with the edges "off by 2 mm",
+// all of it the tear line; it registers now, truly within 1 mm. Bad alignments stay refused:
+// a whole side 2 mm inside (case-003 tear 1, true error 1.14 mm) and a short untorn side 1 mm
+// off on a mostly torn sheet (case-010 tears 2 and 3, 1.20 and 1.05 mm).
+func TestRegisterTornStretchesLeftOut(t *testing.T) {
+	e, err := registerSynthTear(t, "case-003", 5)
+	require.NoError(t, err, "case-003 tear 5 (good alignment) registers")
+	require.Less(t, e, 1.0, "case-003 tear 5 true error")
+	for _, c := range []struct {
+		cs   string
+		tear int
+	}{{"case-003", 1}, {"case-010", 2}, {"case-010", 3}} {
+		_, err := registerSynthTear(t, c.cs, c.tear)
+		require.ErrorIs(t, err, ErrRegistration, "%s tear %d (true error over 1 mm) refused", c.cs, c.tear)
+	}
+}
+
+func TestUntornSamples(t *testing.T) {
+	var sg []float64
+	var keys []int
+	add := func(side int, v ...float64) {
+		for _, x := range v {
+			keys = append(keys, side<<20|len(sg))
+			sg = append(sg, x)
+		}
+	}
+	// Side 0: untorn at 0.25 mm, then a tear line coming in to 2 mm: left out.
+	add(0, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.5, 1.5, 2, 2, 2, 2)
+	// Side 1: wholly 2 mm inside (misregistration): its own level, kept.
+	add(1, 2, 2, 2, 2, 2, 2)
+	// Side 2: outward samples are never torn: kept.
+	add(2, -1.25, -1.25, -1.25, -1.25, -1.25, 3, 4)
+	kept, sideMed := untornSamples(sg, keys)
+	require.Len(t, kept, 7+6+5)
+	require.Equal(t, 2.0, sideMed)
+}
