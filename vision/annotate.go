@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"gocv.io/x/gocv"
 
@@ -122,9 +123,12 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 			poly([][]judge.Point{le.Outline}, true, letterColor(st), max(1, th/2))
 		}
 	}
-	// Text band.
-	text := append([]string{verdict}, lines...)
+	// Text band: the verdict, then the lines wrapped at word boundaries to the image's width.
 	scale := float64(img.Cols()) / 900
+	text := []string{verdict}
+	for _, l := range lines {
+		text = append(text, wrapText(l, 0.8*scale, max(1, int(2*scale)), img.Cols()-int(20*scale))...)
+	}
 	lh := int(32 * scale)
 	band := lh*len(text) + lh/2
 	out := gocv.NewMatWithSize(img.Rows()+band, img.Cols(), gocv.MatTypeCV8UC3)
@@ -141,4 +145,25 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), lh*(i+1)), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
 	}
 	return out, nil
+}
+
+// wrapText splits s at spaces into lines no wider than width pixels when drawn with
+// FontHersheySimplex at fontScale and thickness (a single word wider than that stays whole).
+func wrapText(s string, fontScale float64, thickness, width int) []string {
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return []string{""}
+	}
+	var out []string
+	cur := words[0]
+	for _, w := range words[1:] {
+		next := cur + " " + w
+		if gocv.GetTextSize(next, gocv.FontHersheySimplex, fontScale, thickness).X > width {
+			out = append(out, cur)
+			cur = w
+			continue
+		}
+		cur = next
+	}
+	return append(out, cur)
 }
