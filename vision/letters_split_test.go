@@ -1,12 +1,10 @@
 package vision
 
 import (
-	"image"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gocv.io/x/gocv"
 
 	"tearcam/judge"
 	"tearcam/template"
@@ -16,13 +14,7 @@ import (
 // unless its neighbour in the word is cut and their outlines touch: then ocr/'s division
 // between the two may be off and the cut may be in this letter (ambiguous).
 func TestSplitDoubt(t *testing.T) {
-	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
-	sz := frameSize(p, DefaultPxPerMM)
-	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
-	tear := []pt{{0, 0}, {150, 0}, {150, 50}, {0, 50}} // the top 50 mm is removed
-	bm := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, nil)
-	am := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, [][]pt{tear})
-	before, after := sheetFromMask(bm, p), sheetFromMask(am, p)
+	_, before, after := topTorn() // the tear line is y = 50 mm
 	defer before.Close()
 	defer after.Close()
 	// Word 1, written downwards: "R" far above, "D" just above the tear line touching "o"
@@ -39,16 +31,7 @@ func TestSplitDoubt(t *testing.T) {
 	for _, wd := range words {
 		l := judge.SkillLayout{Name: wd.name}
 		for k, b := range wd.boxes {
-			var q []image.Point
-			var o []judge.Point
-			for _, v := range b {
-				q = append(q, mmToPx(v, DefaultPxPerMM).img())
-				o = append(o, judge.Point{X: v.X, Y: v.Y})
-			}
-			v := gocv.NewPointsVectorFromPoints([][]image.Point{q})
-			gocv.FillPoly(&before.Image, v, colorRGBA(20, 20, 20))
-			v.Close()
-			l.Letters = append(l.Letters, judge.Letter{Char: wd.name[k : k+1], Outline: o})
+			l.Letters = append(l.Letters, inkLetter(&before.Image, wd.name[k:k+1], b))
 		}
 		l.Located = len(l.Letters)
 		layouts = append(layouts, l)

@@ -175,14 +175,35 @@ func TestMeasureMasks(t *testing.T) {
 	}
 }
 
-func TestLetterStates(t *testing.T) {
-	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+// topTorn is a 150 x 200 mm sheet before and after a tear that removed its top 50 mm (the
+// tear line is y = 50 mm), blank paper with no ink. The caller closes both.
+func topTorn() (p template.Paper, before, after *SheetImage) {
+	p = template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
 	sz := frameSize(p, DefaultPxPerMM)
 	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
-	tear := []pt{{0, 0}, {150, 0}, {150, 50}, {0, 50}} // the top 50 mm is removed
+	tear := []pt{{0, 0}, {150, 0}, {150, 50}, {0, 50}}
 	bm := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, nil)
 	am := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, [][]pt{tear})
-	before, after := sheetFromMask(bm, p), sheetFromMask(am, p)
+	return p, sheetFromMask(bm, p), sheetFromMask(am, p)
+}
+
+// inkLetter fills box (mm) with dark ink on img (the before-image) and returns it as a
+// located letter whose outline is the box.
+func inkLetter(img *gocv.Mat, char string, box []pt) judge.Letter {
+	var q []image.Point
+	var o []judge.Point
+	for _, v := range box {
+		q = append(q, mmToPx(v, DefaultPxPerMM).img())
+		o = append(o, judge.Point{X: v.X, Y: v.Y})
+	}
+	v := gocv.NewPointsVectorFromPoints([][]image.Point{q})
+	gocv.FillPoly(img, v, colorRGBA(20, 20, 20))
+	v.Close()
+	return judge.Letter{Char: char, Outline: o}
+}
+
+func TestLetterStates(t *testing.T) {
+	p, before, after := topTorn()
 	defer before.Close()
 	defer after.Close()
 	// Letters: 6 x 8 mm boxes of ink drawn on the before-image.
@@ -196,19 +217,7 @@ func TestLetterStates(t *testing.T) {
 	var layout judge.SkillLayout
 	layout.Name = "RSCA"
 	for _, k := range order {
-		b := boxes[k]
-		var pv [][]image.Point
-		var q []image.Point
-		var o []judge.Point
-		for _, v := range b {
-			q = append(q, mmToPx(v, DefaultPxPerMM).img())
-			o = append(o, judge.Point{X: v.X, Y: v.Y})
-		}
-		pv = append(pv, q)
-		v := gocv.NewPointsVectorFromPoints(pv)
-		gocv.FillPoly(&before.Image, v, colorRGBA(20, 20, 20))
-		v.Close()
-		layout.Letters = append(layout.Letters, judge.Letter{Char: k, Outline: o})
+		layout.Letters = append(layout.Letters, inkLetter(&before.Image, k, boxes[k]))
 	}
 	layout.Located = len(layout.Letters)
 	r, err := Measure(before, after, []judge.SkillLayout{layout, {Name: "missing"}}, template.Default())
@@ -218,7 +227,7 @@ func TestLetterStates(t *testing.T) {
 	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterOnSheet, judge.LetterCut, judge.LetterAmbiguous}, r.Measurement.Letters[0].States)
 	assert.Nil(t, r.Measurement.Letters[1].States, "a skill not located has no states")
 	// History: measured again with after as the before-sheet, the removed and cut letters are gone.
-	after2 := sheetFromMask(am.Clone(), p)
+	after2 := sheetFromMask(after.Mask.Clone(), p)
 	defer after2.Close()
 	r2, err := Measure(after, after2, []judge.SkillLayout{layout}, template.Default())
 	require.NoError(t, err)
@@ -334,8 +343,12 @@ func TestOddInputsDoNotPanic(t *testing.T) {
 	for i := range b {
 		b[i] = byte((i*7919 + i/3*104729) % 251) // deterministic clutter
 	}
-	clutter, err := gocv.NewMatFromBytes(480, 640, gocv.MatTypeCV8UC3, b)
+	// NewMatFromBytes shares b with OpenCV without keeping it alive: clone at once, or the
+	// garbage collector may free b under the Mat and the clutter changes from run to run.
+	shared, err := gocv.NewMatFromBytes(480, 640, gocv.MatTypeCV8UC3, b)
 	require.NoError(t, err)
+	clutter := shared.Clone()
+	shared.Close()
 	defer clutter.Close()
 	tiny := gocv.NewMatWithSize(20, 20, gocv.MatTypeCV8UC3)
 	defer tiny.Close()
