@@ -3,9 +3,13 @@ package vision
 import (
 	"image"
 	"math"
+	"runtime"
 
 	"gocv.io/x/gocv"
 )
+
+// grabCutSeed seeds OpenCV's RNG before each GrabCut.
+const grabCutSeed = 0x7ea2ca
 
 // grabCutLong is the long side of the image GrabCut runs on (about 60 ms here).
 const grabCutLong = 320
@@ -42,7 +46,14 @@ func locateGrabCut(photo gocv.Mat) *located {
 	bgd, fgd := gocv.NewMat(), gocv.NewMat()
 	defer bgd.Close()
 	defer fgd.Close()
+	// GrabCut initialises its colour mixtures with k-means, which draws from OpenCV's
+	// thread-local RNG: its answer depended on whatever ran on the thread before. Seed that
+	// RNG on the same OS thread right before, so the same photo always gives the same sheet
+	// (rulings must be reproducible).
+	runtime.LockOSThread()
+	gocv.SetRNGSeed(grabCutSeed)
 	gocv.GrabCut(small, &mask, image.Rectangle{}, &bgd, &fgd, 4, gocv.GCInitWithMask)
+	runtime.UnlockOSThread()
 	mb := mask.ToBytes()
 	for i, v := range mb {
 		if v == 1 || v == 3 {
