@@ -43,6 +43,50 @@ type segFrame struct {
 	im    *inkMap
 	rg    *region
 	shear float64
+	// lo, hi bound the core band of the line across it (v, px): where joined letters meet.
+	lo, hi float64
+}
+
+// v is the pixel's position across the line (px, region frame).
+func (f *segFrame) v(p int32) float64 {
+	_, v := f.rg.toUV(float64(int(p)%f.im.w), float64(int(p)/f.im.w))
+	return v
+}
+
+// inCore reports whether the pixel lies in the core band.
+func (f *segFrame) inCore(p int32) bool {
+	v := f.v(p)
+	return v >= f.lo && v < f.hi
+}
+
+// setCore finds the core band: the rows (across the line) holding at least 40% of the
+// busiest row's ink, widened by coreMargin of its height on each side.
+func (f *segFrame) setCore() {
+	rg := f.rg
+	f.lo, f.hi = math.Inf(-1), math.Inf(1)
+	if len(rg.pix) == 0 {
+		return
+	}
+	off := math.Floor(rg.v0)
+	rows := make([]int, int(rg.v1-off)+2)
+	for _, p := range rg.pix {
+		rows[min(len(rows)-1, max(0, int(f.v(p)-off)))]++
+	}
+	mx := 0
+	for _, r := range rows {
+		mx = max(mx, r)
+	}
+	a, b := -1, -1
+	for i, r := range rows {
+		if 5*r >= 2*mx {
+			if a < 0 {
+				a = i
+			}
+			b = i
+		}
+	}
+	band := float64(b - a + 1)
+	f.lo, f.hi = off+float64(a)-coreMargin*band, off+float64(b+1)+coreMargin*band
 }
 
 func (f *segFrame) u(p int32) float64 {
@@ -89,6 +133,7 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 	letters := judge.LetterRunes(name)
 	n := len(letters)
 	f := &segFrame{im: im, rg: rg, shear: estimateShear(im, rg)}
+	f.setCore()
 	// Expected widths, with the space after a word added to its last letter.
 	exp := make([]float64, n)
 	li := -1
@@ -214,12 +259,13 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 	// Joined letters: cut the column profile by dynamic programming.
 	cuts := f.cutProfile(exp, u0, u1, f.symbolCentres(v, n))
 	seams := f.seams(cuts, (u1-u0)/float64(n))
-	letterOf := func(p int32) int {
+	cutOf := func(p int32) int {
 		if seams == nil {
 			return sort.SearchFloat64s(cuts, f.u(p))
 		}
 		return seams.letterOf(f, p)
 	}
+	letterOf := f.followStrokes(cutOf)
 	groups := make([][]int32, n)
 	for _, c := range rg.comps {
 		// A mark lying (almost) wholly between two cuts belongs to that letter whole.
@@ -293,6 +339,9 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 	prof := make([]float64, W+1)
 	for _, c := range f.rg.comps {
 		for _, p := range f.im.comps[c].pix {
+			if coreProfile && !f.inCore(p) {
+				continue
+			}
 			k := int(f.u(p) - off)
 			if k >= 0 && k <= W {
 				prof[k]++
@@ -422,6 +471,9 @@ func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
 			u := f.u(p)
 			_, v := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
 			uMin = math.Min(uMin, u)
+			if coreProfile && (v < f.lo || v >= f.hi) {
+				continue // strokes outside the core band are followed, not cut
+			}
 			cells = append(cells, cell{int(math.Floor(u)), int(math.Floor(v))})
 		}
 	}
@@ -493,4 +545,68 @@ func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
 		}
 	}
 	return out
+}
+
+// coreProfile: letters are cut on the core band's ink only (see followStrokes).
+var coreProfile = true
+
+// coreMargin widens the core band (see followStrokes), as a fraction of its height.
+var coreMargin = 0.15
+
+// followStrokes returns the letter of each ink pixel of the region: inside the core band of
+// the line (x-height, where joined letters meet) the cuts decide (cutOf); above and below it
+// (ascenders, descenders, the loop of a g or y reaching back under its neighbour) a pixel
+// belongs to the letter whose core-band ink it is joined to along the stroke, the nearest
+// along the ink (multi-source breadth-first search over 8-connected ink pixels). Ink not
+// joined to the core band keeps its cut letter.
+func (f *segFrame) followStrokes(cutOf func(int32) int) func(int32) int {
+	im, rg := f.im, f.rg
+	if len(rg.pix) == 0 {
+		return cutOf
+	}
+	// The region's ink on a grid over its bounding box.
+	x0, y0, x1, y1 := im.w, im.h, -1, -1
+	for _, p := range rg.pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		x0, x1 = min(x0, x), max(x1, x)
+		y0, y1 = min(y0, y), max(y1, y)
+	}
+	gw, gh := x1-x0+1, y1-y0+1
+	lab := make([]int32, gw*gh) // 0: no ink; -1: ink not yet labelled; k+1: letter k
+	for _, p := range rg.pix {
+		lab[(int(p)/im.w-y0)*gw+int(p)%im.w-x0] = -1
+	}
+	var queue []int32
+	for _, p := range rg.pix {
+		if f.inCore(p) {
+			g := (int(p)/im.w-y0)*gw + int(p)%im.w - x0
+			lab[g] = int32(cutOf(p) + 1)
+			queue = append(queue, int32(g))
+		}
+	}
+	for qi := 0; qi < len(queue); qi++ {
+		g := int(queue[qi])
+		gx, gy := g%gw, g/gw
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				nx, ny := gx+dx, gy+dy
+				if nx < 0 || ny < 0 || nx >= gw || ny >= gh {
+					continue
+				}
+				if k := ny*gw + nx; lab[k] == -1 {
+					lab[k] = lab[g]
+					queue = append(queue, int32(k))
+				}
+			}
+		}
+	}
+	return func(p int32) int {
+		x, y := int(p)%im.w-x0, int(p)/im.w-y0
+		if x >= 0 && y >= 0 && x < gw && y < gh {
+			if l := lab[y*gw+x]; l > 0 {
+				return int(l - 1)
+			}
+		}
+		return cutOf(p)
+	}
 }

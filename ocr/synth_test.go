@@ -76,6 +76,7 @@ func centroid(q []judge.Point) judge.Point {
 type synthScore struct {
 	located, lettersRight bool
 	hd                    []float64 // per-letter Hausdorff distance, mm
+	marks                 string    // the skill's letters, '*' for each one outside its truth
 }
 
 // scoreSkill compares a layout with the truth: located when the letters' centre is within
@@ -94,6 +95,9 @@ func scoreSkill(lay judge.SkillLayout, sk synth.Skill) synthScore {
 		truth = append(truth, tq...)
 		if !inQuad(tq, centroid(le.Outline).X, centroid(le.Outline).Y, 1) {
 			s.lettersRight = false
+			s.marks += "*"
+		} else {
+			s.marks += string(sk.Letters[i].Char)
 		}
 		s.hd = append(s.hd, hausdorff(le.Outline, tq))
 	}
@@ -198,6 +202,12 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_OUTLINE"), 64); err == nil {
 		outlineLevel = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_COREM"), 64); err == nil {
+		coreMargin = v
+	}
+	if v := os.Getenv("OCR_COREP"); v != "" {
+		coreProfile = v == "1"
+	}
 	if v := os.Getenv("OCR_MODES"); v != "" {
 		readModes = strings.Split(v, ",")
 	}
@@ -258,8 +268,8 @@ func runSynthSet(t *testing.T, photo bool) {
 				for _, h := range s.hd {
 					worst = math.Max(worst, h)
 				}
-				t.Logf("sheet %d %-14q font=%-22s angle=%6.1f cap=%4.1f located=%v letters=%v worst=%.2fmm conf=%.2f notes=%q",
-					i, sk.Name, sk.Font, sk.AngleDeg, sk.CapHeightMM, s.located, s.lettersRight, worst, lays[k].Confidence, lays[k].Notes)
+				t.Logf("sheet %d %-14q font=%-22s angle=%6.1f cap=%4.1f located=%v letters=%v %q worst=%.2fmm conf=%.2f notes=%q",
+					i, sk.Name, sk.Font, sk.AngleDeg, sk.CapHeightMM, s.located, s.lettersRight, s.marks, worst, lays[k].Confidence, lays[k].Notes)
 			}
 		}
 	}
