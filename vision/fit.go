@@ -27,13 +27,17 @@ import (
 //     interior grid, so a hole in the mask cannot hide inside the template), stopping at the
 //     first outline point that leaves the mask.
 // This is erosion by the rotated template restricted to the few pixels that can matter, so it
-// costs milliseconds, and the same search with the outline grown or shrunk by 1 mm tells when
-// the answer is within 1 mm of the template's size.
+// costs milliseconds, and the same search with the template grown or shrunk by NearFitMM in
+// width and height (its outline moved NearFitMM/2 outwards or inwards) tells when the answer
+// is within 1 mm of the template's size: the band of issue 3 and of the synthetic truth
+// (internal/synth FitMarginMM). Half a millimetre per side covers the mask's own boundary error
+// (a quarter millimetre at 4 px/mm plus this search's half-pixel steps).
 
 const (
 	fitPxPerMM = 2.0
 	fitStepDeg = 1.0
-	// NearFitMM is the tolerance within which a fit is reported as a doubt.
+	// NearFitMM is the size tolerance (mm, in width and height) within which a fit is
+	// reported as a doubt.
 	NearFitMM = 1.0
 )
 
@@ -41,7 +45,8 @@ const (
 type FitResult struct {
 	Fits      bool
 	Placement template.Placement // where it fits (zero when it does not)
-	// Near: the answer would change if the template were NearFitMM larger or smaller.
+	// Near: the answer would change if the template were NearFitMM larger or smaller in
+	// width and height.
 	Near bool
 }
 
@@ -68,10 +73,10 @@ func FitTemplateDetail(region gocv.Mat, pxPerMM float64, t template.Template) (F
 	res := FitResult{}
 	res.Placement, res.Fits = f.search(0)
 	if res.Fits {
-		_, grown := f.search(NearFitMM)
+		_, grown := f.search(NearFitMM / 2)
 		res.Near = !grown
 	} else {
-		_, shrunk := f.search(-NearFitMM)
+		_, shrunk := f.search(-NearFitMM / 2)
 		res.Near = shrunk
 	}
 	return res, nil

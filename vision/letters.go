@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 	"sort"
@@ -34,6 +35,89 @@ const (
 	// registration residual is added.
 	letterUncertainMM = 0.5
 )
+
+// inkZoneMM is how far around the fresh sheet's ink the paper masks are not trusted. The
+// change test predicts each pixel from the fresh sheet's 5x5 neighbourhood (blurred 3x3), so
+// within 3 px of ink the prediction spans ink to paper, and the ink of a piece torn away
+// matches a dark table: it stays "paper" (ghost ink) and a letter taken whole looks cut.
+const inkZoneMM = 0.75
+
+// fillInkZone returns copies of the sheet-frame masks (w x h bytes, non-zero = paper) in which,
+// inside each of the rectangles (pixels; the letters' boxes), every pixel within inkZoneMM of
+// the fresh sheet's ink (g: its grey image, ppm pixels per millimetre; ink is darker than the
+// mean of a 6 mm window by 15 levels) takes the value of the nearest pixel outside that zone
+// (distance transform with pixel labels). Outside the rectangles the copies equal the masks.
+func fillInkZone(g []byte, w, h int, ppm float64, rects []image.Rectangle, masks ...[]byte) [][]byte {
+	out := make([][]byte, len(masks))
+	for i, m := range masks {
+		out[i] = append([]byte(nil), m...)
+	}
+	if len(g) != w*h || w == 0 || h == 0 {
+		return out
+	}
+	full, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, g)
+	if err != nil {
+		return out
+	}
+	defer full.Close()
+	r := int(math.Round(inkZoneMM * ppm))
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer kernel.Close()
+	pad := int(math.Ceil(3 * ppm)) // the window's own ink test needs paper around the letter
+	for _, rc := range rects {
+		rc = image.Rect(rc.Min.X-pad, rc.Min.Y-pad, rc.Max.X+pad, rc.Max.Y+pad).Intersect(image.Rect(0, 0, w, h))
+		if rc.Dx() < 3 || rc.Dy() < 3 {
+			continue
+		}
+		fillInkZoneRect(full, rc, ppm, kernel, masks, out)
+	}
+	return out
+}
+
+func fillInkZoneRect(full gocv.Mat, rc image.Rectangle, ppm float64, kernel gocv.Mat, masks, out [][]byte) {
+	w := full.Cols()
+	roi := full.Region(rc)
+	defer roi.Close()
+	zone := gocv.NewMat()
+	defer zone.Close()
+	gocv.AdaptiveThreshold(roi, &zone, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, 15)
+	gocv.Dilate(zone, &zone, kernel)
+	zb := zone.ToBytes()
+	cw := rc.Dx()
+	// Sites are the pixels outside the zone, labelled 1, 2, ... in raster order.
+	var site []int32
+	for i, z := range zb {
+		if z == 0 {
+			site = append(site, int32(i))
+		}
+	}
+	if len(site) == 0 {
+		return
+	}
+	dt, labels := gocv.NewMat(), gocv.NewMat()
+	defer dt.Close()
+	defer labels.Close()
+	gocv.DistanceTransform(zone, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(1))
+	lb := labels.ToBytes() // CV_32S, little-endian on every platform OpenCV builds for here
+	if len(lb) != 4*len(zb) {
+		return
+	}
+	for i, z := range zb {
+		if z == 0 {
+			continue
+		}
+		l := int32(binary.LittleEndian.Uint32(lb[4*i:]))
+		if l < 1 || int(l) > len(site) {
+			continue
+		}
+		j := int(site[l-1])
+		fi := (rc.Min.Y+i/cw)*w + rc.Min.X + i%cw
+		fj := (rc.Min.Y+j/cw)*w + rc.Min.X + j%cw
+		for k, m := range masks {
+			out[k][fi] = m[fj]
+		}
+	}
+}
 
 // letterPoly is one located letter's outline in pixels, for the Voronoi split.
 type letterPoly struct {
@@ -79,6 +163,11 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 			all = append(all, lp)
 		}
 	}
+	var boxes []image.Rectangle
+	for _, lp := range all {
+		boxes = append(boxes, lp.box)
+	}
+	filled := fillInkZone(g, w, h, ppm, boxes, bm, am)
 	out := make([]judge.SkillLetters, len(layouts))
 	for si, sk := range layouts {
 		out[si].Name = sk.Name
@@ -94,7 +183,7 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 					others = append(others, o)
 				}
 			}
-			out[si].States[li] = letterState(self, others, g, bm, am, w, h, ppm, rad)
+			out[si].States[li] = letterState(self, others, g, bm, am, filled[0], filled[1], w, h, ppm, rad)
 		}
 		splitDoubt(out[si].States, polys[si], letterSplitGapMM*ppm)
 	}
@@ -146,7 +235,12 @@ func polyGap(a, b []pt) float64 {
 	return d
 }
 
-func letterState(lp *letterPoly, others []*letterPoly, g, bm, am []byte, w, h int, ppm float64, rad int) judge.LetterState {
+// letterState decides one letter from its ink's before- and after-states (bm, am: the paper
+// masks; bmF, amF: the same with the ink zone filled from its surroundings, fillInkZone).
+// An ink pixel whose mask and filled mask disagree is uncertain: either its measured state is
+// ghost ink of a torn-away piece on a dark table, or the tear passes through the ink zone
+// near it, and the photo cannot tell which.
+func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byte, w, h int, ppm float64, rad int) judge.LetterState {
 	if len(lp.poly) < 3 {
 		return judge.LetterUnknown
 	}
@@ -206,13 +300,14 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am []byte, w, h in
 	}
 	var onC, onU, remC, remU, goneC int
 	for _, i := range ink {
+		ghostBefore := bm[i] != bmF[i]
 		if bm[i] == 0 {
-			if !near(i, bm, am, w, h, rad, true) {
+			if !ghostBefore && !near(i, bm, am, w, h, rad, true) {
 				goneC++
 			}
 			continue
 		}
-		unc := near(i, bm, am, w, h, rad, false)
+		unc := ghostBefore || am[i] != amF[i] || near(i, bm, am, w, h, rad, false)
 		switch {
 		case am[i] != 0 && unc:
 			onU++

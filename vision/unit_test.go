@@ -380,3 +380,21 @@ func TestOddInputsDoNotPanic(t *testing.T) {
 		})
 	}
 }
+
+// TestFitTemplateNear checks the doubt band: an axis-aligned region d mm larger (or smaller)
+// than the 38.1 x 25.4 template in width and height is a near fit when |d| < NearFitMM and a
+// clear answer when |d| > NearFitMM (the reference rectFitsRect decides fits).
+func TestFitTemplateNear(t *testing.T) {
+	tpl := template.Default()
+	const ppm = 4.0
+	for _, d := range []float64{-2, -1.4, -0.6, -0.3, 0.3, 0.6, 1.4, 2} {
+		t.Run(fmt.Sprintf("%+.1fmm", d), func(t *testing.T) {
+			m := polyMask(int(80*ppm), int(60*ppm), ppm, [][]pt{rectPoly(20, 15, 38.1+d, 25.4+d, 0)}, nil)
+			defer m.Close()
+			r, err := FitTemplateDetail(m, ppm, tpl)
+			require.NoError(t, err)
+			assert.Equal(t, rectFitsRect(38.1, 25.4, 38.1+d, 25.4+d), r.Fits)
+			assert.Equal(t, math.Abs(d) < NearFitMM, r.Near)
+		})
+	}
+}
