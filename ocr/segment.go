@@ -16,6 +16,9 @@ const (
 	cutNoInkShare = "a letter got no ink of its own: its outline is the band between its neighbours"
 )
 
+// spaceWidth is the expected width of a space between words, relative to the cap height.
+const spaceWidth = 0.35
+
 // letterWidth is a letter's expected width relative to the cap height, for handwriting in
 // general (from the advance widths of common handwriting fonts, rounded).
 func letterWidth(r rune) float64 {
@@ -137,13 +140,20 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 	// Expected widths, with the space after a word added to its last letter.
 	exp := make([]float64, n)
 	li := -1
+	var wordEnds []int // letters followed by a space, the last letter excepted
 	for _, r := range name {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			li++
 			exp[li] += letterWidth(r)
 		} else if unicode.IsSpace(r) && li >= 0 {
-			exp[li] += 0.35
+			exp[li] += spaceWidth
+			if len(wordEnds) == 0 || wordEnds[len(wordEnds)-1] != li {
+				wordEnds = append(wordEnds, li)
+			}
 		}
+	}
+	if len(wordEnds) > 0 && wordEnds[len(wordEnds)-1] == n-1 {
+		wordEnds = wordEnds[:len(wordEnds)-1]
 	}
 	type blob struct {
 		u0, u1 float64
@@ -257,7 +267,7 @@ func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string
 		return out, []string{cutByMarks}, 1
 	}
 	// Joined letters: cut the column profile by dynamic programming.
-	cuts := f.cutProfile(exp, u0, u1, f.symbolCentres(v, n))
+	cuts := f.cutProfile(exp, wordEnds, u0, u1, f.symbolCentres(v, n))
 	seams := f.seams(cuts, (u1-u0)/float64(n))
 	cutOf := func(p int32) int {
 		if seams == nil {
@@ -331,8 +341,10 @@ func (f *segFrame) symbolCentres(v *view, n int) []float64 {
 }
 
 // cutProfile places the n-1 cuts between letters along u' (from u0 to u1): through columns
-// with little ink, each letter near its expected width (dynamic programming).
-func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) []float64 {
+// with little ink, each letter near its expected width (dynamic programming). The letters
+// listed in wordEnds end a word: when the ink has as many gaps clearly wider than the others
+// (spaces), each of those letters ends in its own space.
+func (f *segFrame) cutProfile(exp []float64, wordEnds []int, u0, u1 float64, centres []float64) []float64 {
 	n := len(exp)
 	off := math.Floor(u0)
 	W := int(math.Ceil(u1-off)) + 1
@@ -361,10 +373,51 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 	for _, e := range exp {
 		total += e
 	}
+	spaces := spaceRuns(prof, len(wordEnds), 0.55*float64(W)/total)
+	if spaces == nil {
+		return dpCuts(prof, 0, W, exp, mean, off, centres)
+	}
+	// Each word cut on its own, between the spaces; the space after a word is no letter's.
+	var cuts []float64
+	first, col := 0, 0
+	for w := 0; w <= len(spaces); w++ {
+		last, end := n-1, W
+		if w < len(spaces) {
+			last, end = wordEnds[w], spaces[w][0]-1
+		}
+		ew := append([]float64{}, exp[first:last+1]...)
+		if w < len(spaces) {
+			ew[len(ew)-1] -= spaceWidth
+		}
+		var cw []float64
+		if centres != nil {
+			cw = centres[first : last+1]
+		}
+		cuts = append(cuts, dpCuts(prof, col, end, ew, mean, off, cw)...)
+		if w < len(spaces) {
+			cuts = append(cuts, off+float64(spaces[w][0]+spaces[w][1])/2+0.5)
+			first, col = last+1, spaces[w][1]+1
+		}
+	}
+	return cuts
+}
+
+// dpCuts divides columns c0..c1 of the profile (column k at u' = off+k) into len(exp) letters
+// and returns the len(exp)-1 cuts along u': through columns with little ink (against mean, a
+// typical column's ink), each letter near its expected width, near Tesseract's symbol centres
+// when given (dynamic programming).
+func dpCuts(prof []float64, c0, c1 int, exp []float64, mean, off float64, centres []float64) []float64 {
+	n := len(exp)
+	W := c1 - c0 + 1
+	total := 0.0
+	for _, e := range exp {
+		total += e
+	}
 	scale := float64(W) / total
 	const cutWeight, widthWeight = 1.0, 1.2
 	inf := math.Inf(1)
-	// d[i][k]: best cost with the end of letter i at column k; from[i][k]: where letter i began.
+	// d[i][k]: best cost with the end of letter i at column c0+k-1 (k columns used);
+	// from[i][k]: the columns used before letter i.
 	d := make([][]float64, n)
 	from := make([][]int, n)
 	for i := range d {
@@ -385,7 +438,9 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 		for k := 1; k <= W; k++ {
 			cut := 0.0
 			if i < n-1 {
-				cut = cutWeight * prof[k] / mean
+				if c0+k < len(prof) {
+					cut = cutWeight * prof[c0+k] / mean
+				}
 			} else if k != W {
 				continue
 			}
@@ -404,7 +459,7 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 				}
 				pc := 0.0
 				if centres != nil {
-					r := (off + float64(j+k)/2 - centres[i]) / (exp[i] * scale)
+					r := (off + float64(c0) + float64(j+k)/2 - centres[i]) / (exp[i] * scale)
 					pc = symbolWeight * r * r
 				}
 				if c := prev + wcost(i, w) + cut + pc; c < d[i][k] {
@@ -416,15 +471,15 @@ func (f *segFrame) cutProfile(exp []float64, u0, u1 float64, centres []float64) 
 	cuts := make([]float64, n-1)
 	k := W
 	if d[n-1][W] == inf {
-		// No admissible division (should not happen): evenly.
+		// No admissible division (a word squeezed into too few columns): evenly.
 		for i := range cuts {
-			cuts[i] = u0 + (u1-u0)*float64(i+1)/float64(n)
+			cuts[i] = off + float64(c0) + float64(W)*float64(i+1)/float64(n)
 		}
 		return cuts
 	}
 	for i := n - 1; i > 0; i-- {
 		k = from[i][k]
-		cuts[i-1] = off + float64(k) + 0.5
+		cuts[i-1] = off + float64(c0+k) + 0.5
 	}
 	return cuts
 }
@@ -609,4 +664,49 @@ func (f *segFrame) followStrokes(cutOf func(int32) int) func(int32) int {
 		}
 		return cutOf(p)
 	}
+}
+
+// spaceRuns finds the k spaces between words in a column profile: the k widest runs of empty
+// columns inside the ink, in order along the line, when each is at least a fifth of a letter
+// (pitch, columns) and clearly wider (1.3 times) than every other run; nil otherwise.
+func spaceRuns(prof []float64, k int, pitch float64) [][2]int {
+	if k == 0 {
+		return nil
+	}
+	first, last := -1, -1
+	for i, v := range prof {
+		if v > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	var runs [][2]int
+	for i := first; i >= 0 && i <= last; i++ {
+		if prof[i] > 0 {
+			continue
+		}
+		j := i
+		for j+1 <= last && prof[j+1] == 0 {
+			j++
+		}
+		runs = append(runs, [2]int{i, j})
+		i = j
+	}
+	if len(runs) < k {
+		return nil
+	}
+	byWidth := append([][2]int{}, runs...)
+	sort.Slice(byWidth, func(a, b int) bool { return byWidth[a][1]-byWidth[a][0] > byWidth[b][1]-byWidth[b][0] })
+	kth := float64(byWidth[k-1][1] - byWidth[k-1][0] + 1)
+	if kth < 0.2*pitch {
+		return nil
+	}
+	if len(byWidth) > k && kth < 1.3*float64(byWidth[k][1]-byWidth[k][0]+1) {
+		return nil
+	}
+	out := byWidth[:k]
+	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
+	return out
 }
