@@ -33,11 +33,16 @@ const (
 // sheet under a smooth lighting change, 0 where it does not, or nil when too little paper is
 // known to estimate the lighting. wb is the blurred, warped photo with margin off (fw wide);
 // conf marks confident paper pixels in the same layout.
-func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte) []byte {
+//
+// margin is the colour test's answer (255 paper) over the whole warped frame: in the margin
+// around the sheet, a pixel it calls paper that is closer to the table's colour than to the
+// sheet's edge (the fresh sheet's nearest edge pixel under the lighting there) is set to 0.
+func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, valid, margin []byte) []byte {
+	tf := tableField(wb, valid, fw, len(valid)/fw, off, sz, fresh.PxPerMM)
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
 	// edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
-	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil)
+	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil)
 	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
 		m := newMask(sz.X, sz.Y, out)
@@ -61,7 +66,11 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				sure[i] = 255
 			}
 		}
-		next := changeRound(fresh, wb, fw, off, sz, c, step, sure)
+		var mg []byte
+		if step == 1 {
+			mg = margin
+		}
+		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg)
 		if next == nil {
 			break
 		}
@@ -72,7 +81,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 
 // changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
 // (for the rounds that only train the next one).
-func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte) []byte {
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte) []byte {
 	fb := freshBlur(fresh)
 	lo, hi := freshRange(fresh)
 	ink := freshInk(fresh)
@@ -86,6 +95,12 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
 			if conf[i] == 0 || ink[j] != 0 {
+				continue
+			}
+			// A pixel that looks like the table trains nothing: on a pale table, a few
+			// table pixels called paper would pull the lighting down where paper was torn
+			// away, and the table would then pass as shaded paper.
+			if tf != nil && tf.dist(wb[3*i:3*i+3], x+off, y+off) < tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor) {
 				continue
 			}
 			c := (y/ppm)*cw + x/ppm
@@ -155,6 +170,36 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		}
 		gw, cell = cw*ppm, 1
 	}
+	// The margin veto (see changePaper), at full resolution only.
+	if margin != nil && tf != nil && step == 1 {
+		fh := len(margin) / fw
+		for Y := 0; Y < fh; Y++ {
+			y := clampi(Y-off, 0, sz.Y-1)
+			for X := 0; X < fw; X++ {
+				i := Y*fw + X
+				if margin[i] == 0 || (X >= off && Y >= off && X < off+sz.X && Y < off+sz.Y) {
+					continue
+				}
+				x := clampi(X-off, 0, sz.X-1)
+				j := y*sz.X + x
+				gi := 3 * ((y/cell)*gw + x/cell)
+				var d float32
+				for k := 0; k < 3; k++ {
+					g := gv[gi+k]
+					a := float32(wb[3*i+k])
+					pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
+					if a < pl {
+						d += pl - a
+					} else if a > ph {
+						d += a - ph
+					}
+				}
+				if tf.closer(wb[3*i:3*i+3], X, Y, d) {
+					margin[i] = 0
+				}
+			}
+		}
+	}
 	out := make([]byte, sz.X*sz.Y)
 	for y := step / 2; y < sz.Y; y += step {
 		for x := step / 2; x < sz.X; x += step {
@@ -180,7 +225,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				}
 				p += g * float32(fb[3*j+k])
 			}
-			if d < changeTol*(p+changeFloor) {
+			if d < changeTol*(p+changeFloor) && (tf == nil || !tf.closer(wb[3*i:3*i+3], x+off, y+off, d)) {
 				if step == 1 {
 					out[j] = 255
 					continue
@@ -244,4 +289,105 @@ func freshRange(fresh *SheetImage) ([]byte, []byte) {
 	gocv.Dilate(b, &hi, k)
 	fresh.lo, fresh.hi = lo.ToBytes(), hi.ToBytes()
 	return fresh.lo, fresh.hi
+}
+
+// Table hypothesis.
+//
+// On a pale table the change test alone lets the table where paper was torn away pass as
+// shaded paper (it only asks whether the pixel matches the lit fresh sheet within changeTol),
+// and each round's paper trains the next round's lighting, so the error spreads. Once the
+// photo is registered, the table itself is known: it is all that shows in a band 3 to 8 mm
+// outside the sheet (paper never grows). tableField estimates the table's colour from that
+// band, smoothly (normalised convolution on 2 mm cells, Gaussian of tableSigmaMM, the band's
+// mean where no band pixel is near), and a pixel the change test would call paper is table
+// when it is closer to that colour than to the predicted paper interval.
+
+const tableSigmaMM = 15.0
+
+// tableColours is the table's estimated colour (BGR) on a grid of cells covering the warped
+// frame with its margin.
+type tableColours struct {
+	cell, cw int
+	col      []float32 // 3 per cell
+}
+
+// closer reports whether the BGR pixel a at warped-frame px (x, y) is closer (sum of absolute
+// channel differences) to the table's colour than d, its distance to the paper prediction.
+func (t *tableColours) closer(a []byte, x, y int, d float32) bool {
+	return t.dist(a, x, y) < d
+}
+
+// dist is the sum of absolute channel differences between the BGR pixel a at warped-frame
+// px (x, y) and the table's colour there.
+func (t *tableColours) dist(a []byte, x, y int) float32 {
+	c := 3 * ((y/t.cell)*t.cw + x/t.cell)
+	var dt float32
+	for k := 0; k < 3; k++ {
+		dt += abs32(float32(a[k]) - t.col[c+k])
+	}
+	return dt
+}
+
+// tableTrainTol: a pixel within this fraction of its brightness (as changeTol) of the table's
+// colour does not train the lighting.
+const tableTrainTol = 0.05
+
+// tableField estimates the table colour around the sheet (see tableColours) from the valid
+// warped pixels 3 to 8 mm outside the frame; nil when too few are seen.
+func tableField(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64) *tableColours {
+	cell := int(math.Round(ppm * changeCellMM))
+	cw, ch := (fw+cell-1)/cell, (fh+cell-1)/cell
+	sum := make([]float32, 3*cw*ch)
+	cnt := make([]float32, cw*ch)
+	b0, b1 := int(3*ppm), int(8*ppm)
+	var gs [3]float64
+	n := 0
+	for y := 0; y < fh; y += 2 {
+		for x := 0; x < fw; x += 2 {
+			i := y*fw + x
+			dx := max(off-x, x-(off+sz.X-1), 0)
+			dy := max(off-y, y-(off+sz.Y-1), 0)
+			if d := max(dx, dy); d < b0 || d > b1 || valid[i] != 255 {
+				continue
+			}
+			c := (y/cell)*cw + x/cell
+			for k := 0; k < 3; k++ {
+				sum[3*c+k] += float32(wb[3*i+k])
+				gs[k] += float64(wb[3*i+k])
+			}
+			cnt[c]++
+			n++
+		}
+	}
+	if n < 100 {
+		return nil
+	}
+	sm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(sum))
+	if err != nil {
+		return nil
+	}
+	defer sm.Close()
+	cm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32F, f32bytes(cnt))
+	if err != nil {
+		return nil
+	}
+	defer cm.Close()
+	// A kernel of +-5 sigma and no threshold on the weight: the estimate reaches 75 mm
+	// into the sheet (the nearest band pixels dominate), the band's mean beyond.
+	sig := tableSigmaMM / changeCellMM
+	k := int(10*sig) | 1
+	gocv.GaussianBlur(sm, &sm, image.Pt(k, k), sig, sig, gocv.BorderConstant)
+	gocv.GaussianBlur(cm, &cm, image.Pt(k, k), sig, sig, gocv.BorderConstant)
+	sv, cv := float32s(sm), float32s(cm)
+	t := &tableColours{cell: cell, cw: cw, col: make([]float32, 3*cw*ch)}
+	for c := range cnt {
+		for k := 0; k < 3; k++ {
+			if cv[c] > 1e-6 {
+				t.col[3*c+k] = sv[3*c+k] / cv[c]
+			} else {
+				t.col[3*c+k] = float32(gs[k] / float64(n))
+			}
+		}
+	}
+	return t
 }

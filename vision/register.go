@@ -195,13 +195,29 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		se += d * d
 	}
 	resid := math.Sqrt(se / float64(len(is)))
-	// Refine on patches that are paper in the photo (work-resolution mask).
+	// Refine on patches that lie on paper in the photo (work-resolution colour mask). The
+	// patch centre is an ink corner, which the colour mask often calls "not paper" (dark or
+	// coloured ink), so the patch's 3x3 grid of points (centre, sides and corners of the
+	// patch window) is looked up: at least 7 of 9 on paper.
 	paperOK := func(p pt) bool {
-		q := loc.toWork(h.apply(pxToMM(p, fresh.PxPerMM)))
-		x, y := int(math.Round(q.X)), int(math.Round(q.Y))
-		return x >= 0 && y >= 0 && x < loc.w && y < loc.h && loc.mask[y*loc.w+x] != 0
+		n := 0
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				c := p.add(pt{float64(dx * patchR), float64(dy * patchR)})
+				q := loc.toWork(h.apply(pxToMM(c, fresh.PxPerMM)))
+				x, y := int(math.Round(q.X)), int(math.Round(q.Y))
+				if x >= 0 && y >= 0 && x < loc.w && y < loc.h && loc.mask[y*loc.w+x] != 0 {
+					n++
+				}
+			}
+		}
+		return n >= 7
 	}
 	h2, r2, npatch, pairs := refineH(fresh, bgr, h, paperOK)
+	if regDump != nil {
+		regDump("orb", h, nil)
+		regDump("refined", h2, pairs)
+	}
 	if npatch >= 8 {
 		h, resid = h2, r2
 	}
@@ -270,6 +286,9 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 // keepRefused (tests only) makes Register return the refused alignment with its error, so
 // the synthetic harness can measure the true error of what was refused.
 var keepRefused bool
+
+// regDump (tests only) receives the homography after each stage and the ink-patch pairs.
+var regDump func(stage string, h homog, pairs []pair)
 
 // edgeDump (tests only) receives the untorn-edge samples of each registration.
 var edgeDump func(offs []float64, keys []int, ref map[int]float64, spill, edge int)
@@ -458,11 +477,16 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// test would pull the untorn outline inwards, and the outline refinement needs the
 	// same boundary rule on both sides of the frame's edge.
 	tr("m.local2")
-	if cp := changePaper(fresh, wb, fw, off, sz, fgC); cp != nil {
+	if debugDir != "" {
+		dm := newMask(fw, fhh, prob)
+		gocv.IMWrite(debugDir+"/colourframe.png", dm)
+		dm.Close()
+	}
+	if cp := changePaper(fresh, wb, fw, off, sz, fgC, valid, prob); cp != nil {
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
 		// colour test (unbiased at the 50% point) decides instead.
-		inkDecide(cp, freshInk(fresh), sz, ppm)
+		fillInk(cp, freshInk(fresh), sz, ppm, int(2*ppm))
 		grown := newMask(sz.X, sz.Y, cp)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 		gocv.Dilate(grown, &grown, k)
@@ -481,8 +505,34 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		for y := 0; y < sz.Y; y++ {
 			for x := 0; x < sz.X; x++ {
 				i := (y+off)*fw + x + off
-				if valid[i] == 255 && x >= e && y >= e && x < sz.X-e && y < sz.Y-e {
+				if valid[i] != 255 {
+					continue
+				}
+				if x >= e && y >= e && x < sz.X-e && y < sz.Y-e {
 					prob[i] = cp[y*sz.X+x]
+				} else if cp[y*sz.X+x] != 0 {
+					// Near the edge, paper by either test: on a pale table the colour
+					// test loses shaded paper, and the change test errs inwards only.
+					prob[i] = 255
+				}
+			}
+		}
+	}
+	// Paper never grows: where the reference sheet (a registered, torn sheet when the
+	// referee falls back to the previous photo) has no paper, grown by a millimetre for the
+	// alignment, the later photo has none either. Its table there would otherwise match the
+	// reference's table as well as paper matches paper.
+	if !fresh.Mask.Empty() && fresh.Mask.Rows() == sz.Y && fresh.Mask.Cols() == sz.X {
+		rm := fresh.Mask.Clone()
+		k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(int(2*ppm)|1, int(2*ppm)|1))
+		gocv.Dilate(rm, &rm, k)
+		k.Close()
+		rb := rm.ToBytes()
+		rm.Close()
+		for y := 0; y < sz.Y; y++ {
+			for x := 0; x < sz.X; x++ {
+				if rb[y*sz.X+x] == 0 {
+					prob[(y+off)*fw+x+off] = 0
 				}
 			}
 		}
@@ -607,7 +657,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			}
 			a[i] = math.Abs(sg[i])
 		}
-		kept, sideMed := untornSamples(sg, keys)
+		kept, sideMed := untornSamples(sg, keys, int(ppm))
 		sort.Float64s(a)
 		edgeAllMM = a[len(a)*edgeQuantile/100]
 		edgeMM = edgeAllMM // too little untorn edge left to judge on its own
@@ -625,12 +675,38 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 // outwards), so the samples it displaces are not all inward of the side's own level.
 const tornStepMM = 1.0
 
+// tornSlope: an inward edge sample (more than tornStepMM inside the side) where the boundary
+// runs at more than this slope to the side (mm per mm, over 2 mm either way) is on a tear
+// line crossing towards the side. An untorn edge stays parallel to its side within a few
+// hundredths under any misregistration the ink patches allow.
+const tornSlope = 0.2
+
 // untornSamples returns |offset| of the edge samples that are not on torn stretches. sg are
-// signed offsets in mm (positive: the boundary inside the frame), keys side<<20|position.
+// signed offsets in mm (positive: the boundary inside the frame), keys side<<20|position,
+// positions step apart per millimetre.
 // Per side, the level is the third outermost offset (the 25th percentile on a short side):
 // a side mostly torn keeps its few untorn millimetres as the level;
-// samples more than tornStepMM inside both that level and the side itself are left out.
-func untornSamples(sg []float64, keys []int) (kept []float64, sideMed float64) {
+// samples more than tornStepMM inside both that level and the side itself are left out, and
+// so are samples more than tornStepMM inside the side where the boundary is steep
+// (tornSlope): a short stretch of tear line running towards the side.
+func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed float64) {
+	pos := make(map[int]float64, len(sg)) // key -> offset
+	for i, v := range sg {
+		pos[keys[i]] = v
+	}
+	steep := func(i int) bool {
+		a, okA := pos[keys[i]-2*step]
+		b, okB := pos[keys[i]+2*step]
+		switch {
+		case okA && okB:
+			return math.Abs(b-a)/4 > tornSlope
+		case okA:
+			return math.Abs(sg[i]-a)/2 > tornSlope
+		case okB:
+			return math.Abs(b-sg[i])/2 > tornSlope
+		}
+		return false
+	}
 	var bySide [4][]float64
 	for i, v := range sg {
 		s := keys[i] >> 20
@@ -647,7 +723,7 @@ func untornSamples(sg []float64, keys []int) (kept []float64, sideMed float64) {
 	}
 	var side [4][]float64
 	for i, v := range sg {
-		if v > lim[keys[i]>>20] {
+		if v > lim[keys[i]>>20] || (v > tornStepMM && steep(i)) {
 			continue
 		}
 		kept = append(kept, math.Abs(v))
@@ -763,6 +839,16 @@ func freshInk(fresh *SheetImage) []byte {
 	win := int(6*fresh.PxPerMM) | 1
 	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, win, 20)
 	fresh.ink = th.ToBytes()
+	// Only on the paper: a registered (torn) sheet serving as the reference shows the table
+	// where paper is gone, and a dark table beside a tear line is no ink.
+	if !fresh.Mask.Empty() && fresh.Mask.Rows() == th.Rows() && fresh.Mask.Cols() == th.Cols() {
+		mb := fresh.Mask.ToBytes()
+		for j := range fresh.ink {
+			if mb[j] == 0 {
+				fresh.ink[j] = 0
+			}
+		}
+	}
 	return fresh.ink
 }
 
@@ -777,6 +863,56 @@ const edgeQuantile = 90
 // edgeRefMM: where the fresh photo's own outline lies farther than this from the frame's
 // side, later photos' untorn edges are compared with that outline instead of the side.
 const edgeRefMM = 0.5
+
+// fillInk settles the fresh sheet's ink and the halo around it by their surroundings. Dark
+// ink matches a dark table about as well as it matches itself, and next to a stroke the
+// prediction interval (the fresh sheet's 5x5 min..max) spans ink to paper, so a table of
+// any shade in between passes as paper there: letters on a torn-away piece would stay as
+// "ghost" paper. So first every pixel of the halo (within inkHaloPx of fresh ink, not ink
+// itself) where at least two thirds of the pixels outside the halo within 3 mm are not
+// paper becomes not paper (a letter on a torn-away piece); elsewhere, beside a tear line
+// through the writing, the change test stays. Then every ink pixel takes the state that
+// dominates the non-ink pixels within a millimetre (inkDecide). Letters on the paper stay
+// paper; letters on a torn-away piece go with the table around them. Pixels within edgeBand
+// of the frame's edge are left alone: the fresh sheet's own edge often reads as "ink" (a
+// sliver of table), and the untorn-edge check needs the boundary as measured.
+func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
+	const inkHaloPx = 3
+	im := newMask(sz.X, sz.Y, ink)
+	defer im.Close()
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*inkHaloPx+1, 2*inkHaloPx+1))
+	gocv.Dilate(im, &im, k)
+	k.Close()
+	halo := im.ToBytes()
+	p := make([]byte, len(cp))
+	q := make([]byte, len(cp))
+	for j := range cp {
+		if halo[j] != 0 {
+			continue
+		}
+		if cp[j] != 0 {
+			p[j] = 255
+		} else {
+			q[j] = 255
+		}
+	}
+	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
+	defer pm.Close()
+	defer qm.Close()
+	w := int(6*ppm) | 1
+	gocv.BoxFilter(pm, &pm, int(gocv.MatTypeCV32F), image.Pt(w, w))
+	gocv.BoxFilter(qm, &qm, int(gocv.MatTypeCV32F), image.Pt(w, w))
+	pb, qb := float32s(pm), float32s(qm)
+	for j, h := range halo {
+		if x, y := j%sz.X, j/sz.X; x < edgeBand || y < edgeBand || x >= sz.X-edgeBand || y >= sz.Y-edgeBand {
+			continue
+		}
+		if h != 0 && ink[j] == 0 && cp[j] != 0 && qb[j] > 2*pb[j] {
+			cp[j] = 0
+		}
+	}
+	inkDecide(cp, ink, sz, ppm)
+}
 
 // inkDecide settles the fresh sheet's ink pixels by their surroundings. Dark ink matches a
 // dark table about as well as it matches itself, so the change test is no evidence there:
