@@ -17,6 +17,10 @@
 //     was still whole on the sheet and was located on the fresh sheet (it could change the
 //     letters left). A letter never located is counted as left, and makes the ruling
 //     undecided only when it could be the one full letter the tear needed.
+//   - A letter measured on the sheet or cut (LetterOnSheetOrCut) cannot be the full letter a
+//     tear needs, and is counted as left, flagged; one measured removed or cut
+//     (LetterRemovedOrCut) is not left, and makes the ruling undecided only when it could be
+//     the one full letter the tear needed.
 //   - Free-text Doubts always make a ruling undecided; structured Uncertain doubts only when
 //     the doubted quantity could change the ruling. A doubt about the template's fit on the
 //     remaining paper bears on the next tear: that one is undecided (the GM decides whether

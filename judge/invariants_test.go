@@ -15,7 +15,7 @@ func TestRuleInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	kinds := []Kind{KindUse, KindUse, KindDamage, KindPenalty, KindLastDitch}
 	skills := []string{"Hop", "Axe", "Juggling", ""}
-	allStates := []LetterState{LetterOnSheet, LetterOnSheet, LetterOnSheet, LetterRemoved, LetterCut, LetterGone, LetterUnknown, LetterAmbiguous}
+	allStates := []LetterState{LetterOnSheet, LetterOnSheet, LetterOnSheet, LetterRemoved, LetterCut, LetterGone, LetterUnknown, LetterAmbiguous, LetterOnSheetOrCut, LetterRemovedOrCut}
 	randStates := func(n int) []LetterState {
 		if rng.IntN(20) == 0 {
 			return nil

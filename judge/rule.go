@@ -261,6 +261,22 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			case LetterCut:
 			case LetterGone:
 				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (lost in an earlier undecided tear): counted gone", j+1, runes[j], s.name))
+			case LetterRemovedOrCut:
+				anyRemovedState = true
+				// Some of its ink is certainly on the removed paper: it is not left, whichever
+				// way the doubt goes. Whether it was removed whole (a full letter) is too close
+				// to call, which matters only for the skill torn for.
+				if counts {
+					ambiguousNamed++
+				}
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is removed whole or cut (the tear passes within measurement error of its ink): not left either way", j+1, runes[j], s.name))
+			case LetterOnSheetOrCut:
+				// Some of its ink is certainly on the remaining sheet: it was not removed
+				// whole, whichever way the doubt goes, so it cannot be the full letter the
+				// tear needed. Whole or cut is too close to call: counted as left (the
+				// player keeps the benefit of the doubt), its skill's count flagged.
+				left[j], doubtful[j] = true, true
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is whole on the sheet or cut (the tear passes within measurement error of its ink): counted as left", j+1, runes[j], s.name))
 			case LetterAmbiguous, LetterUnknown:
 				// Ambiguous: the tear passes within measurement error of this letter's ink, so
 				// whole or cut cannot be told. Unknown: its state could not be measured (no

@@ -14,14 +14,15 @@ import (
 
 // The test character has two short skills so that letter states can be written by hand:
 // "Hop" (3 letters) and "Axe" (3 letters). Letter states are strings, one rune per letter:
-// O on sheet, R removed, C cut, G gone, U unknown, A ambiguous.
+// O on sheet, R removed, C cut, G gone, U unknown, A ambiguous, S on the sheet or cut,
+// X removed or cut.
 
 func states(s string) []LetterState {
 	if s == "-" {
 		return nil
 	}
 	m := map[rune]LetterState{'O': LetterOnSheet, 'R': LetterRemoved, 'C': LetterCut,
-		'G': LetterGone, 'U': LetterUnknown, 'A': LetterAmbiguous}
+		'G': LetterGone, 'U': LetterUnknown, 'A': LetterAmbiguous, 'S': LetterOnSheetOrCut, 'X': LetterRemovedOrCut}
 	out := make([]LetterState, 0, len(s))
 	for _, r := range s {
 		out = append(out, m[r])
@@ -166,6 +167,23 @@ func TestRuleOneTear(t *testing.T) {
 		// The same with no letter of Hop removed: a certain faux pas (no_full_letter).
 		{name: "ambiguous letter of another skill, faux pas", tear: use("Hop"), m: meas("CCO", "AOO"),
 			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: notMeasured(left(1, 3, true), "Axe"), owed: 1},
+		// On the sheet or cut: not removed whole either way, so with H cut no full letter of
+		// Hop was removed: a certain faux pas. o is counted as left (with p: 2), not measured.
+		{name: "on-sheet-or-cut letter of named skill", tear: use("Hop"), m: meas("CSO", "OOO"),
+			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: notMeasured(left(2, 3, true), "Hop"), owed: 1,
+			noteMatch: "letter 2 (o) of Hop is whole on the sheet or cut"},
+		// Removed or cut, and no letter certainly removed: it could be the full letter, so
+		// the verdict is undecided.
+		{name: "removed-or-cut letter of named skill", tear: use("Hop"), m: meas("XOO", "OOO"),
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
+		// Beside a certainly removed letter: valid, and the removed-or-cut o is not left
+		// either way, so Hop's count (p: 1) is certain.
+		{name: "removed-or-cut letter beside a removed one", tear: use("Hop"), m: meas("RXO", "OOO"),
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(1, 3, true),
+			noteMatch: "letter 2 (o) of Hop is removed whole or cut"},
+		// In another skill: Axe certainly loses its A (2 left, measured).
+		{name: "removed-or-cut letter of another skill", tear: use("Hop"), m: meas("RRO", "XOO"),
+			verdict: Valid, faults: []Fault{}, removed: 2, skills: left(1, 2, true)},
 		// An unmeasured letter of another skill cannot change the verdict on Hop: valid, Hop
 		// 3-1 = 2 left, Axe's e counted left (3) but not measured.
 		{name: "unknown letter of another skill", tear: use("Hop"), m: meas("ROO", "OOU"),

@@ -81,17 +81,33 @@ type LetterState int
 
 // The letter states. Gone means not on the paper before this tear (removed or cut earlier).
 // Ambiguous means the tear line passes within measurement error of the letter's ink, so it
-// cannot be called whole or cut: a ruling that depends on it is undecided.
+// cannot be called whole or cut: a ruling that depends on it is undecided. The two partial
+// states say which side is certain when only part of the ink lies within measurement error:
+// OnSheetOrCut (some ink certainly on the remaining sheet, so it was not removed whole, but
+// it may be cut) and RemovedOrCut (some ink certainly on the removed paper, so it is not
+// left, but it may have been removed whole).
 const (
-	LetterUnknown   LetterState = iota // not located, or the measurement was refused
-	LetterOnSheet                      // all its ink is on the remaining sheet
-	LetterRemoved                      // all its ink is on the removed paper
-	LetterCut                          // its ink is on both: it counts as neither
-	LetterGone                         // already not on the sheet before this tear
-	LetterAmbiguous                    // too close to call between whole and cut
+	LetterUnknown      LetterState = iota // not located, or the measurement was refused
+	LetterOnSheet                         // all its ink is on the remaining sheet
+	LetterRemoved                         // all its ink is on the removed paper
+	LetterCut                             // its ink is on both: it counts as neither
+	LetterGone                            // already not on the sheet before this tear
+	LetterAmbiguous                       // too close to call between whole and cut
+	LetterOnSheetOrCut                    // whole on the sheet or cut, too close to call
+	LetterRemovedOrCut                    // removed whole or cut, too close to call
 )
 
-var letterStateNames = [...]string{"unknown", "on_sheet", "removed", "cut", "gone", "ambiguous"}
+var letterStateNames = [...]string{"unknown", "on_sheet", "removed", "cut", "gone", "ambiguous", "on_sheet_or_cut", "removed_or_cut"}
+
+// Undetermined reports whether s leaves the letter's fate open (ambiguous, unknown or one
+// of the partial states).
+func (s LetterState) Undetermined() bool {
+	switch s {
+	case LetterUnknown, LetterAmbiguous, LetterOnSheetOrCut, LetterRemovedOrCut:
+		return true
+	}
+	return false
+}
 
 func (s LetterState) String() string {
 	if int(s) < len(letterStateNames) {

@@ -32,7 +32,7 @@ func letterColor(s judge.LetterState) color.RGBA {
 		return colorRGBA(0, 190, 0) // green: taken by this tear
 	case judge.LetterCut:
 		return colorRGBA(230, 0, 0) // red: cut, counts as neither
-	case judge.LetterAmbiguous:
+	case judge.LetterAmbiguous, judge.LetterOnSheetOrCut, judge.LetterRemovedOrCut:
 		return colorRGBA(255, 140, 0) // orange: too close to call
 	case judge.LetterGone:
 		return colorRGBA(128, 128, 128) // grey: gone before this tear

@@ -20,9 +20,12 @@ import (
 // stroke crossing the tear does not reach into this letter. Each ink pixel is on the
 // before-sheet or not, and on the after-sheet or not; within the uncertainty radius
 // (letterUncertainMM plus the registration residual) of the tear, that is of a before-paper
-// pixel in the other after-state, it is uncertain. Only ink decides: a letter is gone if
-// some of its ink was already off the before-sheet, cut if both sides hold certain ink, on_sheet
-// or removed if all of its ink is on one side and none is uncertain, and ambiguous otherwise.
+// pixel in the other after-state, it is uncertain; so is ink whose mask state differs from the
+// state of the paper around the ink (fillInkZone: ghost ink). Only ink decides: a letter is
+// gone if some of its ink was already off the before-sheet, cut if both sides hold certain
+// ink, on_sheet or removed if all of its ink is on one side and none is uncertain,
+// on_sheet_or_cut or removed_or_cut if one side holds certain ink and the rest is uncertain,
+// and ambiguous otherwise.
 // An outline holding no ink at all is on_sheet when it lies wholly on the after-sheet away
 // from the tear, and unknown otherwise (nothing to measure).
 
@@ -194,10 +197,11 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 // share a boundary that ocr/ had to place by dividing the word's ink.
 const letterSplitGapMM = 1.0
 
-// splitDoubt makes a letter measured removed ambiguous when its neighbour in the word is cut
+// splitDoubt makes a letter measured removed "removed or cut" when its neighbour in the word is cut
 // and their outlines touch (within gap px). ocr/ divides joined writing into letters along
 // the baseline and can misplace the boundary by a millimetre or more; the cut then may lie
-// in this letter rather than its neighbour, so "removed whole" is too close to call. (Seen on
+// in this letter rather than its neighbour, so "removed whole" is too close to call; it is not
+// left either way. (Seen on
 // the synthetic set: a "D" whose bowl fell into the next letter's outline was called
 // removed while the tear cut it.) states is changed in place; the decision uses the states
 // as measured, so doubts do not spread along the word.
@@ -212,7 +216,7 @@ func splitDoubt(states []judge.LetterState, polys []letterPoly, gap float64) {
 				continue
 			}
 			if len(polys[i].poly) >= 3 && len(polys[j].poly) >= 3 && polyGap(polys[i].poly, polys[j].poly) <= gap {
-				states[i] = judge.LetterAmbiguous
+				states[i] = judge.LetterRemovedOrCut
 			}
 		}
 	}
@@ -329,6 +333,10 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 		return judge.LetterOnSheet
 	case onC+onU < k && remU == 0:
 		return judge.LetterRemoved
+	case onC >= k:
+		return judge.LetterOnSheetOrCut // not removed whole, whatever the doubtful ink does
+	case remC >= k:
+		return judge.LetterRemovedOrCut // not left, whatever the doubtful ink does
 	}
 	return judge.LetterAmbiguous
 }

@@ -41,6 +41,6 @@ func TestSplitDoubt(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	require.Len(t, r.Measurement.Letters, 2)
-	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterAmbiguous, judge.LetterCut}, r.Measurement.Letters[0].States)
+	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterRemovedOrCut, judge.LetterCut}, r.Measurement.Letters[0].States)
 	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterCut}, r.Measurement.Letters[1].States)
 }

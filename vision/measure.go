@@ -263,8 +263,13 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	applyHistory(before, after, m.Letters)
 	for _, sl := range m.Letters {
 		for i, st := range sl.States {
-			if st == judge.LetterAmbiguous {
+			switch st {
+			case judge.LetterAmbiguous:
 				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is within measurement error of the tear", sl.Name, i+1))
+			case judge.LetterOnSheetOrCut:
+				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is on the sheet or cut (within measurement error of the tear)", sl.Name, i+1))
+			case judge.LetterRemovedOrCut:
+				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is removed or cut (within measurement error of the tear)", sl.Name, i+1))
 			}
 		}
 	}
@@ -371,14 +376,19 @@ func applyHistory(before, after *SheetImage, ls []judge.SkillLetters) {
 			case histGone:
 				ls[si].States[li] = judge.LetterGone
 			case histDoubt:
-				if st == judge.LetterOnSheet || st == judge.LetterRemoved {
-					ls[si].States[li] = judge.LetterAmbiguous
+				// Maybe cut by an earlier tear: measured on the sheet now, it is on the sheet or
+				// cut; measured removed, it is removed whole or was cut before.
+				switch st {
+				case judge.LetterOnSheet:
+					ls[si].States[li] = judge.LetterOnSheetOrCut
+				case judge.LetterRemoved:
+					ls[si].States[li] = judge.LetterRemovedOrCut
 				}
 			}
 			switch ls[si].States[li] {
-			case judge.LetterRemoved, judge.LetterCut, judge.LetterGone:
+			case judge.LetterRemoved, judge.LetterCut, judge.LetterGone, judge.LetterRemovedOrCut:
 				hist[k] = histGone
-			case judge.LetterAmbiguous:
+			case judge.LetterAmbiguous, judge.LetterOnSheetOrCut:
 				hist[k] = histDoubt
 			}
 		}

@@ -36,7 +36,7 @@ type synthStats struct {
 	letters, lettersBad    int
 	lettersAmb, lettersUnk int
 	failures               []string
-	confusion              [6][6]int // truth letter state x measured state (every letter, every tear measured)
+	confusion              [8][8]int // truth letter state x measured state (every letter, every tear measured)
 	ocr                    *ocr.Locator
 }
 
@@ -280,6 +280,22 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 					case want:
 					case judge.LetterAmbiguous:
 						st.lettersAmb++
+					case judge.LetterOnSheetOrCut:
+						// Right when the truth is on the sheet or cut (or gone: cut by an
+						// earlier tear in doubt), but not decided.
+						if want != judge.LetterOnSheet && want != judge.LetterCut && want != judge.LetterGone {
+							st.lettersBad++
+							fail("%s (%s): %s letter %d %v want %v", tt.Photo.File, tt.Intent, sk.Name, li+1, got[li], want)
+						} else {
+							st.lettersAmb++
+						}
+					case judge.LetterRemovedOrCut:
+						if want != judge.LetterRemoved && want != judge.LetterCut && want != judge.LetterGone {
+							st.lettersBad++
+							fail("%s (%s): %s letter %d %v want %v", tt.Photo.File, tt.Intent, sk.Name, li+1, got[li], want)
+						} else {
+							st.lettersAmb++
+						}
 					case judge.LetterUnknown:
 						st.lettersUnk++
 					default:
@@ -310,16 +326,16 @@ func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
 
 func ptOf2(p [2]float64) pt { return pt{p[0], p[1]} }
 
-func confusionTable(c [6][6]int) string {
+func confusionTable(c [8][8]int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-10s", "truth\\got")
-	for j := 0; j < 6; j++ {
-		fmt.Fprintf(&b, "%10s", judge.LetterState(j))
+	for j := 0; j < 8; j++ {
+		fmt.Fprintf(&b, "%16s", judge.LetterState(j))
 	}
 	for i := 0; i < 6; i++ {
 		fmt.Fprintf(&b, "\n%-10s", judge.LetterState(i))
-		for j := 0; j < 6; j++ {
-			fmt.Fprintf(&b, "%10d", c[i][j])
+		for j := 0; j < 8; j++ {
+			fmt.Fprintf(&b, "%16d", c[i][j])
 		}
 	}
 	return b.String()
