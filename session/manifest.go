@@ -224,6 +224,9 @@ func (m *Manifest) resolve(mode Mode) error {
 		}
 		m.Template = t
 	}
+	if err := m.Template.CheckPaper(m.Paper); err != nil {
+		return &Error{File: m.File, Msg: err.Error()}
+	}
 	if mode != Audit {
 		return nil
 	}

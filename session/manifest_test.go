@@ -125,6 +125,7 @@ func TestLoadChecksFiles(t *testing.T) {
 	write("photos/ann-1.jpg", "x")
 	write("tri.json", `{"name":"tri","polygon_mm":[[0,0],[40,0],[0,30]]}`)
 	write("bad.json", `{"polygon_mm":[[0,0]]}`)
+	write("huge.json", `{"name":"huge","polygon_mm":[[0,0],[1000,0],[1000,1000],[0,1000]]}`)
 	outside := filepath.Join(t.TempDir(), "secret.jpg")
 	require.NoError(t, os.WriteFile(outside, []byte("x"), 0o644))
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.jpg")))
@@ -146,6 +147,7 @@ func TestLoadChecksFiles(t *testing.T) {
 		{"folder", "default", "folder.jpg", `sheet: folder.jpg: not a regular file`},
 		{"missing template", "t.json", "photos/ann-0.jpg", `session.yaml: template: t.json: no such file`},
 		{"bad template", "bad.json", "photos/ann-0.jpg", `session.yaml: template bad.json: template polygon needs at least 3 points`},
+		{"template larger than the paper", "huge.json", "photos/ann-0.jpg", `session.yaml: template "huge" (1000.0 x 1000.0 mm) does not fit on the paper letter (215.9 x 279.4 mm)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -37,3 +38,35 @@ func ParsePaper(s string) (Paper, error) {
 
 // AreaMM2 is the paper's area in mm².
 func (p Paper) AreaMM2() float64 { return p.WidthMM * p.HeightMM }
+
+// FitsOn reports whether the template fits on an untorn sheet of paper p under some rotation
+// (every 0.25°) and translation: a polygon fits in a rectangle exactly when, at some
+// rotation, its bounding box does. A template that does not fit on the untorn sheet makes
+// the game impossible (the character would be out at the first tear), so manifests and the
+// judge command refuse it (CheckPaper).
+func (t Template) FitsOn(p Paper) bool {
+	for a := 0.0; a < 180; a += 0.25 {
+		pl := t.Apply(Placement{AngleDeg: a})
+		minX, minY := math.Inf(1), math.Inf(1)
+		maxX, maxY := math.Inf(-1), math.Inf(-1)
+		for _, q := range pl {
+			minX, maxX = math.Min(minX, q[0]), math.Max(maxX, q[0])
+			minY, maxY = math.Min(minY, q[1]), math.Max(maxY, q[1])
+		}
+		if maxX-minX <= p.WidthMM && maxY-minY <= p.HeightMM {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckPaper is nil when the template fits on the untorn paper, else an error saying both
+// sizes.
+func (t Template) CheckPaper(p Paper) error {
+	if t.FitsOn(p) {
+		return nil
+	}
+	minX, minY, maxX, maxY := t.Bounds()
+	return fmt.Errorf("template %q (%.1f x %.1f mm) does not fit on the paper %s (%g x %g mm)",
+		t.Name, maxX-minX, maxY-minY, p.Name, p.WidthMM, p.HeightMM)
+}

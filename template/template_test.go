@@ -78,3 +78,39 @@ func TestParsePaper(t *testing.T) {
 		})
 	}
 }
+
+// carver is the closed-form test for a p x q rectangle fitting in an a x b rectangle (Carver,
+// 1956; p >= q, a >= b): upright, or tilted when p > a, q <= b and
+// ((a+b)/(p+q))² + ((a-b)/(p-q))² >= 2.
+func carver(p, q, a, b float64) bool {
+	if p < q {
+		p, q = q, p
+	}
+	if a < b {
+		a, b = b, a
+	}
+	if p <= a && q <= b {
+		return true
+	}
+	if p > a && q <= b && p != q {
+		x, y := (a+b)/(p+q), (a-b)/(p-q)
+		return x*x+y*y >= 2
+	}
+	return false
+}
+
+func TestFitsOn(t *testing.T) {
+	a4 := Paper{Name: "a4", WidthMM: 210, HeightMM: 297}
+	assert.True(t, Default().FitsOn(a4))
+	assert.NoError(t, Default().CheckPaper(a4))
+	huge := Template{Name: "huge", PolygonMM: [][2]float64{{0, 0}, {1000, 0}, {1000, 1000}, {0, 1000}}}
+	assert.False(t, huge.FitsOn(a4))
+	assert.EqualError(t, huge.CheckPaper(a4), `template "huge" (1000.0 x 1000.0 mm) does not fit on the paper a4 (210 x 297 mm)`)
+	// Long thin rectangles that fit only along the diagonal, against the closed form; the
+	// cases stay 0.5 mm away from the boundary, beyond the 0.25° search step's error.
+	for _, c := range []struct{ p, q float64 }{{300, 10}, {340, 20}, {340, 40}, {360, 2}, {310, 50}, {300, 215}, {298, 100}, {250, 220}} {
+		want := carver(c.p, c.q, 210, 297)
+		rect := Template{Name: "r", PolygonMM: [][2]float64{{0, 0}, {c.p, 0}, {c.p, c.q}, {0, c.q}}}
+		assert.Equal(t, want, rect.FitsOn(a4), "%g x %g", c.p, c.q)
+	}
+}
