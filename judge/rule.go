@@ -260,7 +260,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				}
 			case LetterCut:
 			case LetterGone:
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (lost in an earlier undecided tear): counted gone", j+1, runes[j], s.name))
+				how := "lost in an earlier undecided tear"
+				if s.doubtful != nil && s.doubtful[j] {
+					how = "counted as left after an earlier tear that passed too close to call it"
+				}
+				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (%s): counted gone", j+1, runes[j], s.name, how))
 			case LetterRemovedOrCut:
 				anyRemovedState = true
 				// Some of its ink is certainly on the removed paper: it is not left, whichever

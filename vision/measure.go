@@ -261,18 +261,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.Letters = letterStates(before, bm, am, w, h, layouts, resid)
 	applyHistory(before, after, m.Letters)
-	for _, sl := range m.Letters {
-		for i, st := range sl.States {
-			switch st {
-			case judge.LetterAmbiguous:
-				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is within measurement error of the tear", sl.Name, i+1))
-			case judge.LetterOnSheetOrCut:
-				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is on the sheet or cut (within measurement error of the tear)", sl.Name, i+1))
-			case judge.LetterRemovedOrCut:
-				m.Notes = append(m.Notes, fmt.Sprintf("%s letter %d is removed or cut (within measurement error of the tear)", sl.Name, i+1))
-			}
-		}
-	}
+	// Letters too close to call are explained by the judge's notes (judge.Rule), not here.
 	for _, b := range bandDoubt {
 		about := judge.AboutPieces
 		if res.Pieces == 0 {
