@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
 	"gopkg.in/yaml.v3"
 
 	"tearcam/judge"
@@ -270,6 +271,11 @@ func (m *Manifest) inside(rel string) (string, error) {
 	return p, nil
 }
 
+// text is a name as the manifest gives it: trimmed and in Unicode normal form C, so that
+// "Café" typed with one code point for é and with e plus a combining accent are the same
+// skill (or player).
+func text(s string) string { return norm.NFC.String(strings.TrimSpace(s)) }
+
 // checkLocal refuses a path that is empty, absolute or leaves the manifest's folder.
 func checkLocal(p string) error {
 	switch {
@@ -355,7 +361,7 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 	if r.Name == nil || strings.TrimSpace(*r.Name) == "" {
 		return p, &lineError{at("name"), fmt.Sprintf("player %d has no name", pos)}
 	}
-	p.Name = strings.TrimSpace(*r.Name)
+	p.Name = text(*r.Name)
 	if err := checkName(p.Name); err != nil {
 		return p, &lineError{at("name"), fmt.Sprintf("player name: %v", err)}
 	}
@@ -365,7 +371,7 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 	}
 	declared := map[string]string{}
 	for _, s := range r.Skills {
-		s = strings.TrimSpace(s)
+		s = text(s)
 		if err := checkName(s); err != nil {
 			return p, &lineError{at("skills"), fmt.Sprintf("%s: skill: %v", who, err)}
 		}
@@ -439,7 +445,7 @@ func (r *rawTear) tear(pos int, who string, declared map[string]string, mode Mod
 		return t, bad("unknown kind %q: want use, damage, penalty or last_ditch", r.Kind)
 	}
 	if r.Skill != nil {
-		t.Skill = strings.TrimSpace(*r.Skill)
+		t.Skill = text(*r.Skill)
 	}
 	if t.Kind == judge.KindLastDitch {
 		// The ball may be thrown for any skill, even one not on the sheet (tear rules seed,

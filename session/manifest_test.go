@@ -162,3 +162,16 @@ func TestLoadChecksFiles(t *testing.T) {
 	_, err = Load(dir, Audit)
 	assert.ErrorContains(t, err, "is a folder")
 }
+
+// TestNamesAreNormalised: a skill typed as "Café" with a precomposed é and again with e
+// plus a combining acute accent is the same skill declared twice.
+func TestNamesAreNormalised(t *testing.T) {
+	nfc, nfd := "Caf\u00e9", "Cafe\u0301"
+	require.NotEqual(t, nfc, nfd)
+	_, err := Parse("m.yaml", []byte("players:\n  - name: A\n    skills: [\""+nfc+"\", \""+nfd+"\"]\n"), Plan)
+	assert.ErrorContains(t, err, "declared twice")
+	m, err := Parse("m.yaml", []byte("players:\n  - name: A\n    skills: [\""+nfd+"\"]\n    tears:\n      - {kind: use, skill: \""+nfc+"\"}\n"), Plan)
+	require.NoError(t, err)
+	assert.Equal(t, nfc, m.Players[0].Skills[0])
+	assert.Equal(t, nfc, m.Players[0].Tears[0].Skill)
+}
