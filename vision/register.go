@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -211,7 +212,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	tr("refine")
 
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	mask, img, outlineMM, edgeMM, edgeAllMM, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, err := paperMaskInFrame(bgr, loc, h, fresh, is)
 	tr("mask")
 	if err != nil {
 		return nil, err
@@ -231,7 +232,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			if moved(h, hn, W, H) > 0.1 {
 				mask.Close()
 				img.Close()
-				mask, img, outlineMM, edgeMM, edgeAllMM, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
+				mask, img, outlineMM, edgeMM, edgeAllMM, _, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
 				if err != nil {
 					return nil, err
 				}
@@ -247,6 +248,115 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return nil, err
 	}
 
+	out, rerr := finishRegister(fresh, h, mask, img, notes, resid, outlineMM, edgeMM, edgeAllMM, npatch)
+	if rerr == nil || !errors.Is(rerr, ErrRegistration) || len(pairs) < 8 || len(untorn) < outlineMinSamples {
+		if rerr != nil {
+			return refused(out, rerr)
+		}
+		return out, nil
+	}
+	// Rescue: the ink patches fit but lie in a small or thin part of the sheet, and the
+	// homography they fix is wrong far from them (the untorn edges say so). Re-fit it to the
+	// patches and the untorn edge samples together (Gauss-Newton, outline.go); the result
+	// must keep the patches within outlineInkMM and pass every check again on a new mask.
+	hn, rr, drop := gnRefine(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows())
+	inkOK := !math.IsNaN(rr) && drop <= 0.2
+	hni := hn.inv()
+	var pse float64
+	for _, p := range pairs {
+		d := dist(hni.apply(p.v), p.u)
+		pse += d * d
+		if d > outlineInkMM {
+			inkOK = false
+		}
+	}
+	pairRMS := math.Sqrt(pse / float64(len(pairs)))
+	if !inkOK || checkHomography(hn, fresh, bgr, is) != nil || !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
+		return refused(out, rerr)
+	}
+	mask2, img2, outline2, edge2, edgeAll2, _, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
+	if err != nil {
+		return refused(out, rerr)
+	}
+	notes2 := append(append([]string(nil), notes...), fmt.Sprintf("ink patches and untorn edges fitted together (%.0f%% of the evidence trimmed)", 100*drop))
+	out2, rerr2 := finishRegister(fresh, hn, mask2, img2, notes2, pairRMS, outline2, edge2, edgeAll2, npatch)
+	if rerr2 != nil {
+		out2.Close()
+		return refused(out, rerr)
+	}
+	out.Close()
+	return out2, nil
+}
+
+// outlineCrossChecks validates the joint ink and outline fit side by side: each side with
+// at least outlineSideSamples untorn samples is left out, the rest fitted, and the side's
+// own samples must then lie within outlineCheckMM of it (median) under that fit. A side whose
+// mask is wrong (a band of paper lost to the table's colour) would otherwise pull the fit
+// to itself and confirm it; left out, it disagrees with the ink and the other sides.
+func outlineCrossChecks(h homog, pairs []pair, untorn []edgeSample, W, H float64, pw, ph int) bool {
+	var n [4]int
+	for _, e := range untorn {
+		n[e.side]++
+	}
+	checked := 0
+	for s := 0; s < 4; s++ {
+		if n[s] < outlineSideSamples {
+			continue
+		}
+		var rest, own []edgeSample
+		for _, e := range untorn {
+			if e.side == s {
+				own = append(own, e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		g, rr, _ := gnRefine(h, pairs, rest, W, H, pw, ph)
+		if math.IsNaN(rr) {
+			return false
+		}
+		gi := g.inv()
+		d := make([]float64, len(own))
+		for i, e := range own {
+			q := gi.apply(e.v)
+			switch s {
+			case 0:
+				d[i] = math.Abs(q.Y)
+			case 1:
+				d[i] = math.Abs(q.X - W)
+			case 2:
+				d[i] = math.Abs(q.Y - H)
+			case 3:
+				d[i] = math.Abs(q.X)
+			}
+		}
+		sort.Float64s(d)
+		if d[len(d)/2] > outlineCheckMM {
+			return false
+		}
+		checked++
+	}
+	return checked >= 2
+}
+
+// outlineSideSamples: a side needs this many untorn samples (mm) to be cross-checked;
+// outlineCheckMM is the median distance its samples may keep from it when left out.
+const (
+	outlineSideSamples = 10
+	outlineCheckMM     = 0.5
+)
+
+// outlineMinSamples is the number of untorn edge samples (1 mm apart) the joint ink and
+// outline fit needs; outlineInkMM how far it may move any ink patch from its match.
+const (
+	outlineMinSamples = 40
+	outlineInkMM      = 0.15
+)
+
+// finishRegister builds the registered sheet from homography h and the mask, and refuses it
+// (returning it with the error) when the residuals are too large (see Register).
+func finishRegister(fresh *SheetImage, h homog, mask, img gocv.Mat, notes []string, resid, outlineMM, edgeMM, edgeAllMM float64, npatch int) (*SheetImage, error) {
+	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes, inkGray: freshGray(fresh)}
 	for i, c := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
 		out.Corners[i] = h.apply(c).f32()
@@ -262,10 +372,10 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	// torn stretches included: the torn-stretch exclusion is only trusted beside the ink.
 	unref := math.Max(out.ResidualMM, edgeAllMM)
 	if npatch < minConfirmPatches && (unref > maxUnrefinedMM || math.IsNaN(edgeAllMM)) {
-		return refused(out, &RegistrationError{Reason: "too little ink matched at full resolution to confirm the alignment", ResidualMM: out.ResidualMM})
+		return out, &RegistrationError{Reason: "too little ink matched at full resolution to confirm the alignment", ResidualMM: out.ResidualMM}
 	}
 	if out.ResidualMM > MaxResidualMM {
-		return refused(out, &RegistrationError{Reason: "alignment error too large", ResidualMM: out.ResidualMM})
+		return out, &RegistrationError{Reason: "alignment error too large", ResidualMM: out.ResidualMM}
 	}
 	return out, nil
 }
@@ -368,7 +478,7 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
 // the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, error) {
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, error) {
 	ppm := fresh.PxPerMM
 	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
@@ -577,7 +687,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	if float64(cutPx) > 5*ppm {
 		img.Close()
-		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, ErrSheetCutOff
+		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, nil, ErrSheetCutOff
 	}
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
 	tr("m.holes")
@@ -626,7 +736,8 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	// Untorn edges: where paper meets table within reach of a side, how far from the side.
 	// The median over the sides is robust to the few samples that are really tear lines.
-	_, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
+	es, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
+	var untorn []edgeSample
 	edgeMM := math.NaN() // no untorn edge to check against
 	if edgeDump != nil {
 		edgeDump(offs, keys, fresh.edgeRef, spill, edge)
@@ -644,7 +755,13 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			}
 			a[i] = math.Abs(sg[i])
 		}
-		kept, sideMed := untornSamples(sg, keys, int(ppm))
+		kept, sideMed, keep := untornSamples(sg, keys, int(ppm))
+		for i, k := range keep {
+			// Where the fresh outline departs from the side, the side is no target.
+			if r, ok := fresh.edgeRef[keys[i]]; k && (!ok || math.Abs(r+0.5/ppm) <= edgeRefMM) {
+				untorn = append(untorn, es[i])
+			}
+		}
 		sort.Float64s(a)
 		edgeAllMM = a[len(a)*edgeQuantile/100]
 		edgeMM = edgeAllMM // too little untorn edge left to judge on its own
@@ -653,7 +770,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
 		}
 	}
-	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, nil
+	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, nil
 }
 
 // tornStepMM: an untorn-edge sample whose boundary lies more than this inside the outermost
@@ -676,7 +793,7 @@ const tornSlope = 0.2
 // samples more than tornStepMM inside both that level and the side itself are left out, and
 // so are samples more than tornStepMM inside the side where the boundary is steep
 // (tornSlope): a short stretch of tear line running towards the side.
-func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed float64) {
+func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed float64, keep []bool) {
 	pos := make(map[int]float64, len(sg)) // key -> offset
 	for i, v := range sg {
 		pos[keys[i]] = v
@@ -709,10 +826,12 @@ func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed 
 		}
 	}
 	var side [4][]float64
+	keep = make([]bool, len(sg))
 	for i, v := range sg {
 		if v > lim[keys[i]>>20] || (v > tornStepMM && steep(i)) {
 			continue
 		}
+		keep[i] = true
 		kept = append(kept, math.Abs(v))
 		side[keys[i]>>20] = append(side[keys[i]>>20], math.Abs(v))
 	}
@@ -725,7 +844,7 @@ func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed 
 			sideMed = math.Max(sideMed, v[len(v)/2])
 		}
 	}
-	return kept, sideMed
+	return kept, sideMed, keep
 }
 
 // minSideSamples: a side with this many untorn samples (mm) has its own median checked.
