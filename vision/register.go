@@ -1,8 +1,8 @@
 package vision
 
 import (
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"math"
