@@ -15,6 +15,50 @@ const (
 // Unarmoured is the armour of a normal, unarmoured target (seed 003).
 const Unarmoured = 9
 
+// MaxModifier is the most a check adds to its dice that the rules plan for: seed 003 says
+// "an enterprising player with some bonuses and good gear should have difficulty getting
+// modifiers much higher than 9 for checks".
+const MaxModifier = 9
+
+// The range of a target score (seed 003 "Making checks": 3d6 plus modifiers, "equalled or
+// beaten"). MinTS is the least 3d6 total, 3; MaxTS the best score the rules plan for, 18 on
+// the dice plus MaxModifier, 27. A TS outside it is a typo, not a difficulty.
+const (
+	MinTS = 3
+	MaxTS = 18 + MaxModifier
+)
+
+// The range of a target's armour (seed 003 "Making and avoiding attacks"). Armour is 9 for
+// "a normal, unarmoured target" and only protects: MinArmour is Unarmoured. An attack must
+// score more than the armour, so MaxArmour is one under the best score the rules plan for
+// (MaxTS): armour no attack could ever beat is a typo.
+const (
+	MinArmour = Unarmoured
+	MaxArmour = MaxTS - 1
+)
+
+// ErrTS and ErrArmour are returned for a target score or an armour out of range.
+var (
+	ErrTS     = fmt.Errorf("target scores are %d to %d", MinTS, MaxTS)
+	ErrArmour = fmt.Errorf("armour is %d (unarmoured) to %d", MinArmour, MaxArmour)
+)
+
+// ValidateTS checks a target score is in MinTS..MaxTS.
+func ValidateTS(ts int) error {
+	if ts < MinTS || ts > MaxTS {
+		return fmt.Errorf("TS %d: %w", ts, ErrTS)
+	}
+	return nil
+}
+
+// ValidateArmour checks an armour is in MinArmour..MaxArmour.
+func ValidateArmour(armour int) error {
+	if armour < MinArmour || armour > MaxArmour {
+		return fmt.Errorf("armour %d: %w", armour, ErrArmour)
+	}
+	return nil
+}
+
 // CriticalMargin is the margin of a critical success (at least 3 over what was required)
 // and of a critical failure (failing by more than 3: 4 or more under).
 const CriticalMargin = 3

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -302,4 +303,33 @@ func TestJSONRoundTrip(t *testing.T) {
 	assert.Error(t, c.UnmarshalText([]byte("expert")))
 	var l Location
 	assert.Error(t, l.UnmarshalText([]byte("tail")))
+}
+
+// TestRanges: target scores and armour are refused outside the ranges seed 003 gives (see
+// MinTS, MaxTS, MinArmour and MaxArmour for how each bound is derived), and accepted at both
+// bounds and at the values the seed itself uses (TS 12, 15 and 18; armour 9).
+func TestRanges(t *testing.T) {
+	tests := []struct {
+		name     string
+		validate func(int) error
+		sentinel error
+		ok, bad  []int
+	}{
+		{"ts", ValidateTS, ErrTS, []int{3, 12, 15, 18, 27}, []int{-5, 0, 2, 28, 999}},
+		{"armour", ValidateArmour, ErrArmour, []int{9, 12, 26}, []int{-1, 0, 8, 27, 999}},
+	}
+	for _, tc := range tests {
+		for _, v := range tc.ok {
+			t.Run(fmt.Sprintf("%s %d ok", tc.name, v), func(t *testing.T) {
+				assert.NoError(t, tc.validate(v))
+			})
+		}
+		for _, v := range tc.bad {
+			t.Run(fmt.Sprintf("%s %d refused", tc.name, v), func(t *testing.T) {
+				err := tc.validate(v)
+				assert.ErrorIs(t, err, tc.sentinel)
+				assert.Contains(t, fmt.Sprint(err), fmt.Sprint(v))
+			})
+		}
+	}
 }

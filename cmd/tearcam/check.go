@@ -108,11 +108,11 @@ recorded there.`,
 	}
 	addSide("", "the character's", &opts.Self)
 	addSide("opp-", "the opponent's", &opts.Opp)
-	f.IntVar(&opts.TS, "ts", 0, "target score to meet or beat")
+	f.IntVar(&opts.TS, "ts", 0, fmt.Sprintf("target score to meet or beat, %d..%d", engine.MinTS, engine.MaxTS))
 	f.BoolVar(&opts.Opposed, "opposed", false, "an opposed check against the --opp-* side")
 	f.BoolVar(&opts.Defending, "defending", false, "in an opposed check, the opponent instigated (it wins ties)")
 	f.BoolVar(&opts.Attack, "attack", false, "an attack against --armour or the target's --defence")
-	f.IntVar(&opts.Armour, "armour", engine.Unarmoured, "the target's armour (9: unarmoured)")
+	f.IntVar(&opts.Armour, "armour", engine.Unarmoured, fmt.Sprintf("the target's armour, %d (unarmoured)..%d", engine.MinArmour, engine.MaxArmour))
 	f.BoolVar(&opts.Defence, "defence", false, "the target makes a defence check (the --opp-* side)")
 	f.BoolVar(&opts.Melee, "melee", false, "a melee attack: failing by 3 or more loses a reaction")
 	f.BoolVar(&opts.Deadly, "deadly", false, "a deadly attack: counts one higher for the kind of wound")
@@ -207,6 +207,13 @@ func runCheck(opts *checkOptions) error {
 	}
 	if opts.Defence && !opts.Attack {
 		return usageErrorf("--defence needs --attack")
+	}
+	// The ranges come from seed 003 (engine.MinTS, engine.MinArmour and their maxima).
+	if opts.HasTS && engine.ValidateTS(opts.TS) != nil {
+		return usageErrorf("--ts %d: %v", opts.TS, engine.ErrTS)
+	}
+	if engine.ValidateArmour(opts.Armour) != nil {
+		return usageErrorf("--armour %d: %v", opts.Armour, engine.ErrArmour)
 	}
 	self, err := opts.Self.spec("", opts.Skill)
 	if err != nil {

@@ -77,12 +77,48 @@ func TestCheckBadUsageExitsTwo(t *testing.T) {
 		"check --dice x",
 		"check --player Ann --skill Archery",
 		"check --db t.db --player Ann",
+		// Out of seed 003's ranges (engine.MinTS..MaxTS, MinArmour..MaxArmour).
+		"check --ts -5",
+		"check --ts 999",
+		"check --ts 2",
+		"check --attack --armour -1",
+		"check --attack --armour 8",
+		"check --attack --armour 27",
 	} {
 		t.Run(args, func(t *testing.T) {
 			iostreams, out, errOut := testIO()
 			assert.Equal(t, 2, Main(strings.Fields(args), iostreams))
 			assert.Empty(t, out.String())
 			assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
+		})
+	}
+}
+
+// TestCheckRanges: --ts and --armour are refused outside seed 003's ranges with one line
+// naming the flag, the value and the range, and accepted at the range's bounds.
+func TestCheckRanges(t *testing.T) {
+	tests := []struct {
+		args string
+		code int
+		want string
+	}{
+		{"check --ts -5 --dice 3,4,5", 2, "tearcam: --ts -5: target scores are 3 to 27\n"},
+		{"check --ts 999 --dice 3,4,5", 2, "tearcam: --ts 999: target scores are 3 to 27\n"},
+		{"check --attack --armour -1 --dice 3,4,5", 2, "tearcam: --armour -1: armour is 9 (unarmoured) to 26\n"},
+		{"check --ts 3 --dice 1,1,1", 0, ""},
+		{"check --ts 27 --dice 6,6,6", 0, ""},
+		{"check --attack --armour 26 --dice 6,6,6", 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			iostreams, out, errOut := testIO()
+			require.Equal(t, tc.code, Main(strings.Fields(tc.args), iostreams), errOut.String())
+			assert.Equal(t, tc.want, errOut.String())
+			if tc.code != 0 {
+				assert.Empty(t, out.String())
+			} else {
+				assert.NotEmpty(t, out.String())
+			}
 		})
 	}
 }
