@@ -62,6 +62,10 @@ func (im *inkMap) render(rg *region) *crop {
 	for oy := 0; oy < ch; oy++ {
 		for ox := 0; ox < cw; ox++ {
 			u, v := cr.toUV(float64(ox), float64(oy))
+			if rg.full != nil && v > rg.v1+1 {
+				cr.pix[oy*cw+ox] = 255 // clipped off (see clipped)
+				continue
+			}
 			x, y := rg.fromUV(u, v)
 			x0, y0 := int(math.Floor(x)), int(math.Floor(y))
 			fx, fy := x-float64(x0), y-float64(y0)

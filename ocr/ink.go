@@ -484,6 +484,64 @@ type region struct {
 	// Oriented frame: centre, reading direction (ux,uy) and the down direction (-uy,ux).
 	cx, cy, ux, uy float64
 	u0, u1, v0, v1 float64 // extent of the ink in that frame, px
+	// full, when set, is the whole region this one is a clipped view of (see clipped):
+	// what is read is the clipped ink, what is cut into letters the full region's.
+	full *region
+}
+
+// descenderClip is how far below the core band, in core band heights, a clipped view keeps ink.
+const descenderClip = 0.35
+
+// peakBand is the run of rows around the busiest one holding at least 40% of its count
+// (first and last row index).
+func peakBand(rows []int) (a, b int) {
+	pk := 0
+	for i, r := range rows {
+		if r > rows[pk] {
+			pk = i
+		}
+	}
+	a, b = pk, pk
+	for a > 0 && 5*rows[a-1] >= 2*rows[pk] {
+		a--
+	}
+	for b+1 < len(rows) && 5*rows[b+1] >= 2*rows[pk] {
+		b++
+	}
+	return a, b
+}
+
+// clipped is the region, in its own reading frame, without the ink hanging more than
+// descenderClip core heights below its core band (peakBand: the run of rows around the
+// busiest one holding at least 40% of its ink): big descender loops under a word make Tesseract misread the
+// letters above them. nil when nothing hangs that low.
+func (im *inkMap) clipped(rg *region) *region {
+	if rg.full != nil || len(rg.pix) == 0 {
+		return nil
+	}
+	off := math.Floor(rg.v0)
+	vs := make([]float64, len(rg.pix))
+	rows := make([]int, int(rg.v1-off)+2)
+	for i, p := range rg.pix {
+		_, vs[i] = rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
+		rows[min(len(rows)-1, max(0, int(vs[i]-off)))]++
+	}
+	a, b := peakBand(rows)
+	vmax := off + float64(b+1) + descenderClip*float64(b-a+1)
+	var kept []int32
+	for i, p := range rg.pix {
+		if vs[i] <= vmax {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == len(rg.pix) || len(kept) < len(rg.pix)/2 {
+		return nil
+	}
+	c := *rg
+	c.pix = kept
+	c.full = rg
+	c.setAngle(rg.angle(), im.w)
+	return &c
 }
 
 // fragments joins components into pieces of words: two components belong together when the

@@ -249,11 +249,74 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 			extra = append(extra, c)
 		}
 	}
-	if len(extra) == 0 {
+	all := append(append([]*candidate{}, cands...), extra...)
+	if len(extra) > 0 {
+		l.readAll(im, views, whitelist)
+		res = assignSkills(all, skills, folded)
+	}
+	return l.rereadClipped(im, all, res, skills, folded, whitelist)
+}
+
+// clippedMinSimilar is the least similarity a skill takes a clipped read at (see rereadClipped).
+var clippedMinSimilar = 0.55
+
+// clipPass enables rereadClipped.
+var clipPass = true
+
+// rereadClipped reads, when a skill is still not found, the ink no skill took once more
+// without its descenders (see clipped), as another orientation of each candidate, and
+// assigns again.
+func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, skills, folded []string, whitelist string) []skillMatch {
+	missing := false
+	for k := range skills {
+		if !clipPass {
+			break
+		}
+		missing = missing || (latinScript(skills[k]) && res[k].view == nil)
+	}
+	if !missing {
+		return res
+	}
+	used := map[int]bool{}
+	for _, m := range res {
+		if m.view == nil {
+			continue
+		}
+		for _, p := range ownerOf(all, m.view).parts {
+			used[p] = true
+		}
+	}
+	var views []*view
+	for _, c := range all {
+		free := true
+		for _, p := range c.parts {
+			free = free && !used[p]
+		}
+		if !free {
+			continue
+		}
+		seen := map[*region]bool{}
+		for _, v := range append([]*view{}, c.views...) {
+			if seen[v.rg] {
+				continue
+			}
+			seen[v.rg] = true
+			cl := im.clipped(v.rg)
+			if cl == nil {
+				continue
+			}
+			for _, psm := range readModes {
+				nv := &view{rg: cl, psm: psm}
+				c.views = append(c.views, nv)
+				views = append(views, nv)
+			}
+		}
+	}
+	if len(views) == 0 {
 		return res
 	}
 	l.readAll(im, views, whitelist)
-	return assignSkills(append(append([]*candidate{}, cands...), extra...), skills, folded)
+	return assignSkills(all, skills, folded)
 }
 
 // maxPieces bounds the pieces a region is cut into at its widest gaps.
@@ -464,6 +527,11 @@ func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
 			// word forced into the declared letters, not this skill.
 			cover := float64(len([]rune(vs[k].rd.folded()))) / float64(len([]rune(folded[k])))
 			if sims[k] < 0.5 && cover < 0.6 {
+				continue
+			}
+			// A read of clipped ink comes from a last search among the ink no skill took,
+			// where a weak likeness is most likely another word: it must read well.
+			if vs[k].rg.full != nil && sims[k] < clippedMinSimilar {
 				continue
 			}
 			second := 0.0

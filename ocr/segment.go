@@ -133,6 +133,9 @@ func estimateShear(im *inkMap, rg *region) float64 {
 // outlines in mm, notes about how they were found, and a confidence factor for the cut.
 func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string, float64) {
 	rg := v.rg
+	if rg.full != nil {
+		rg = rg.full // read without its descenders, cut whole
+	}
 	letters := judge.LetterRunes(name)
 	n := len(letters)
 	f := &segFrame{im: im, rg: rg, shear: estimateShear(im, rg)}

@@ -205,6 +205,12 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_COREM"), 64); err == nil {
 		coreMargin = v
 	}
+	if v := os.Getenv("OCR_CLIP"); v != "" {
+		clipPass = v == "1"
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_CLIPSIM"), 64); err == nil {
+		clippedMinSimilar = v
+	}
 	if v := os.Getenv("OCR_COREP"); v != "" {
 		coreProfile = v == "1"
 	}
