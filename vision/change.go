@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math"
 
@@ -38,11 +39,14 @@ const (
 // around the sheet, a pixel it calls paper that is closer to the table's colour than to the
 // sheet's edge (the fresh sheet's nearest edge pixel under the lighting there) is set to 0.
 func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, valid, margin []byte) []byte {
+	tr := tracer()
 	tf := tableField(wb, valid, fw, len(valid)/fw, off, sz, fresh.PxPerMM)
+	tr("c.table")
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
 	// edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
 	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil)
+	tr("c.round0")
 	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
 		m := newMask(sz.X, sz.Y, out)
@@ -70,7 +74,9 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		if step == 1 {
 			mg = margin
 		}
+		tr("c.prep")
 		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg)
+		tr(fmt.Sprintf("c.round%d", round))
 		if next == nil {
 			break
 		}

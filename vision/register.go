@@ -580,10 +580,12 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		dm.Close()
 	}
 	if cp := changePaper(fresh, wb, fw, off, sz, fgC, valid, prob); cp != nil {
+		tr("m.changetest")
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
 		// colour test (unbiased at the 50% point) decides instead.
 		fillInk(cp, freshInk(fresh), sz, ppm, int(2*ppm))
+		tr("m.fillink")
 		grown := newMask(sz.X, sz.Y, cp)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 		gocv.Dilate(grown, &grown, k)
@@ -615,6 +617,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			}
 		}
 	}
+	tr("m.union")
 	// Paper never grows: where the reference sheet (a registered, torn sheet when the
 	// referee falls back to the previous photo) has no paper, grown by a millimetre for the
 	// alignment, the later photo has none either. Its table there would otherwise match the
