@@ -51,6 +51,12 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	}
 	q = refineQuad(bgr, q, math.Max(4, 2/loc.scale))
 	q = orientQuad(q, paper)
+	// The sheet's shape must be the paper's (the paper size fixes the millimetre scale, so a
+	// wrong size would give wrong areas and fits): the ratio of its sides undone from the
+	// perspective (aspect.go) is checked before anything is measured.
+	if err := checkPaperSize(q, bgr.Cols(), bgr.Rows(), paper); err != nil {
+		return nil, err
+	}
 	s := &SheetImage{PxPerMM: DefaultPxPerMM, Paper: paper, paperLab: loc.fg}
 	for i := range q {
 		s.Corners[i] = q[i].f32()
@@ -61,12 +67,6 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	sz := s.SizePx()
 	s.Mask = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), sz.Y, sz.X, gocv.MatTypeCV8UC1)
 	freshOutline(s, bgr, loc)
-	// Side ratio check: perspective changes it, but not by a factor.
-	top := (dist(q[0], q[1]) + dist(q[3], q[2])) / 2
-	left := (dist(q[0], q[3]) + dist(q[1], q[2])) / 2
-	if ratio := (top / left) / (W / H); ratio < 0.75 || ratio > 1.33 {
-		s.Notes = append(s.Notes, fmt.Sprintf("sheet's sides in the photo are %.2f:1, paper %s is %.2f:1: wrong paper size or strong perspective", top/left, paper.Name, W/H))
-	}
 	return s, nil
 }
 
