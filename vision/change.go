@@ -106,7 +106,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			// A pixel that looks like the table trains nothing: on a pale table, a few
 			// table pixels called paper would pull the lighting down where paper was torn
 			// away, and the table would then pass as shaded paper.
-			if tf != nil && tf.dist(wb[3*i:3*i+3], x+off, y+off) < tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor) {
+			if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
 				continue
 			}
 			c := (y/ppm)*cw + x/ppm
@@ -231,7 +231,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				}
 				p += g * float32(fb[3*j+k])
 			}
-			if d < changeTol*(p+changeFloor) && (tf == nil || !tf.closer(wb[3*i:3*i+3], x+off, y+off, d)) {
+			if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(wb[3*i:3*i+3], x+off, y+off, d)) {
 				if step == 1 {
 					out[j] = 255
 					continue
@@ -320,18 +320,16 @@ type tableColours struct {
 // closer reports whether the BGR pixel a at warped-frame px (x, y) is closer (sum of absolute
 // channel differences) to the table's colour than d, its distance to the paper prediction.
 func (t *tableColours) closer(a []byte, x, y int, d float32) bool {
-	return t.dist(a, x, y) < d
-}
-
-// dist is the sum of absolute channel differences between the BGR pixel a at warped-frame
-// px (x, y) and the table's colour there.
-func (t *tableColours) dist(a []byte, x, y int) float32 {
 	c := 3 * ((y/t.cell)*t.cw + x/t.cell)
-	var dt float32
-	for k := 0; k < 3; k++ {
-		dt += abs32(float32(a[k]) - t.col[c+k])
+	dt := abs32(float32(a[0]) - t.col[c])
+	if dt >= d {
+		return false
 	}
-	return dt
+	dt += abs32(float32(a[1]) - t.col[c+1])
+	if dt >= d {
+		return false
+	}
+	return dt+abs32(float32(a[2])-t.col[c+2]) < d
 }
 
 // tableTrainTol: a pixel within this fraction of its brightness (as changeTol) of the table's

@@ -993,31 +993,31 @@ func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
 	gocv.Dilate(im, &im, k)
 	k.Close()
 	halo := im.ToBytes()
-	p := make([]byte, len(cp))
-	q := make([]byte, len(cp))
+	// Outside the halo, paper counts 2 and table -1: the box sum is negative where more than
+	// two thirds are table.
+	v := make([]float32, len(cp))
 	for j := range cp {
-		if halo[j] != 0 {
-			continue
-		}
-		if cp[j] != 0 {
-			p[j] = 255
-		} else {
-			q[j] = 255
+		switch {
+		case halo[j] != 0:
+		case cp[j] != 0:
+			v[j] = 2
+		default:
+			v[j] = -1
 		}
 	}
-	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
-	defer pm.Close()
-	defer qm.Close()
+	vm, err := gocv.NewMatFromBytes(sz.Y, sz.X, gocv.MatTypeCV32F, f32bytes(v))
+	if err != nil {
+		return
+	}
+	defer vm.Close()
 	w := int(6*ppm) | 1
-	gocv.BoxFilter(pm, &pm, int(gocv.MatTypeCV32F), image.Pt(w, w))
-	gocv.BoxFilter(qm, &qm, int(gocv.MatTypeCV32F), image.Pt(w, w))
-	pb, qb := float32s(pm), float32s(qm)
-	for j, h := range halo {
-		if x, y := j%sz.X, j/sz.X; x < edgeBand || y < edgeBand || x >= sz.X-edgeBand || y >= sz.Y-edgeBand {
-			continue
-		}
-		if h != 0 && ink[j] == 0 && cp[j] != 0 && qb[j] > 2*pb[j] {
-			cp[j] = 0
+	gocv.BoxFilter(vm, &vm, -1, image.Pt(w, w))
+	vb := float32s(vm)
+	for y := edgeBand; y < sz.Y-edgeBand; y++ {
+		for x := edgeBand; x < sz.X-edgeBand; x++ {
+			if j := y*sz.X + x; halo[j] != 0 && ink[j] == 0 && cp[j] != 0 && vb[j] < 0 {
+				cp[j] = 0
+			}
 		}
 	}
 	inkDecide(cp, ink, sz, ppm)
