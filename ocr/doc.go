@@ -17,11 +17,18 @@
 //     so that a skill written in two pieces or two skills on one line are both candidates;
 //     skills get candidates by normalised edit distance (over both read modes of one
 //     orientation), no two sharing ink, by exhaustive branch-and-bound search. Weak reads that
-//     cover only part of a name are refused; a skill not found is reported "not found".
+//     cover only part of a name are refused. A skill still not found is looked for once more
+//     in the ink no skill took, read without its descenders (big descender loops make
+//     Tesseract misread the letters above them); such a read must be at least 55% like the
+//     name. A skill not found is reported "not found".
 //   - Letters: one per ink mark when the counts agree; else the word is sheared upright and cut
-//     by dynamic programming on its column profile with expected letter widths, and each cut
-//     follows the least-ink path between the letters. Outlines are convex hulls of each
-//     letter's ink, in millimetres in the sheet frame; notes and confidence say which way.
+//     by dynamic programming on the column profile of its core band (the x-height rows, where
+//     joined letters meet) with expected letter widths, word by word when the name's spaces
+//     stand out as the widest gaps; each cut follows the least-ink path between the letters
+//     through the core band. Ink above and below the core band (ascenders, descender loops
+//     reaching back under a neighbour) goes to the letter whose core ink it is joined to along
+//     the stroke. Outlines are convex hulls of each letter's ink, in millimetres in the sheet
+//     frame; notes and confidence say which way.
 //
 // A Locator owns one Tesseract client per worker goroutine. Set OMP_THREAD_LIMIT=1 for the
 // process: the package parallelises across words instead.
