@@ -38,6 +38,16 @@ figcaption { font-size: .8rem; color: #57606a; }
 .lost { color: #cf222e; }
 details { font-size: .88rem; color: #57606a; }
 @media (max-width: 600px) { body { padding: 8px; font-size: 15px; } table { font-size: .85rem; } th, td { padding: 3px 4px; } }
+/* On a phone the summary's six columns do not fit: each player becomes a block, the name on
+   its own line and the counts below it, each labelled and wrapping as a whole. */
+@media (max-width: 600px) {
+  table.summary thead { display: none; }
+  table.summary, table.summary tbody { display: block; }
+  table.summary tr { display: flex; flex-wrap: wrap; column-gap: 14px; border-bottom: 1px solid var(--line); padding: 4px 0; }
+  table.summary td { display: block; border: 0; padding: 1px 0; white-space: nowrap; }
+  table.summary td.player { flex-basis: 100%; font-weight: 600; white-space: normal; overflow-wrap: anywhere; }
+  table.summary td:not(.player)::before { content: attr(data-label) ": "; color: #57606a; }
+}
 </style>
 </head>
 <body>
@@ -46,11 +56,11 @@ details { font-size: .88rem; color: #57606a; }
 <div class="meta">{{if .Manifest}}session {{.Manifest}} · {{end}}paper {{.Paper}} · template {{.Template}}{{if .Version}} · {{.Version}}{{end}}</div>
 </header>
 
-<div class="scroll"><table>
+<div class="scroll"><table class="summary">
 <thead><tr><th>player</th><th>tears</th><th>valid</th><th>faux pas</th><th>undecided</th><th>status</th></tr></thead>
 <tbody>
-{{range $i, $s := .Summary}}<tr><td><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td>{{$s.Tears}}</td><td>{{$s.Valid}}</td><td>{{$s.FauxPas}}</td><td>{{$s.Undecided}}</td>
-<td>{{if $s.Out}}<span class="out">out{{if $s.OutReason}} ({{words $s.OutReason}}){{end}}</span>{{else}}in play{{end}}</td></tr>
+{{range $i, $s := .Summary}}<tr><td class="player" data-label="player"><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td data-label="tears">{{$s.Tears}}</td><td data-label="valid">{{$s.Valid}}</td><td data-label="faux pas">{{$s.FauxPas}}</td><td data-label="undecided">{{$s.Undecided}}</td>
+<td data-label="status">{{if $s.Out}}<span class="out">out{{if $s.OutReason}} ({{words $s.OutReason}}){{end}}</span>{{else}}in play{{end}}</td></tr>
 {{end}}</tbody></table></div>
 
 {{range .Players}}
@@ -74,12 +84,13 @@ details { font-size: .88rem; color: #57606a; }
 {{if .Faults}}<p>Faults: <strong>{{.Faults}}</strong></p>{{end}}
 {{if .UndecidedReason}}<p class="reason">Undecided: {{.UndecidedReason}}</p>{{end}}
 {{if eq (print .Kind) "last_ditch"}}<p>Last ditch effort: the ball {{if .Hit}}{{if deref .Hit}}hit{{else}}missed{{end}}{{end}} the GM.</p>
+{{else if .Refused}}<p>Removed area, pieces, edge to edge, template fit: <strong>not measured</strong> (the measurement was refused).</p>
 {{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
 <div class="scroll"><table>
-<thead><tr><th>skill</th><th>letters left</th></tr></thead>
+<thead><tr><th>skill</th><th>letters left{{if .Refused}} (as before this tear){{end}}</th></tr></thead>
 <tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}? <span class="unmeasured">(not measured: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left)</span>{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
 </table></div>
-<p>{{if .OwedTears}}Tears owed: {{.OwedTears}}. {{end}}Paper left covers the template: {{yesno .PaperFitsTemplate}}.{{if .Out}} <span class="out">Out: {{words (print .OutReason)}}.</span>{{end}}</p>
+<p>{{if .OwedTears}}Tears owed: {{.OwedTears}}. {{end}}Paper left covers the template: {{if .Refused}}not measured{{else}}{{yesno .PaperFitsTemplate}}{{end}}.{{if .Out}} <span class="out">Out: {{words (print .OutReason)}}.</span>{{end}}</p>
 {{if or .Before .After .Annotated}}<div class="pics">
 {{if .Before}}<figure><img src="{{.Before}}" alt="before tear {{.Index}}"><figcaption>before</figcaption></figure>{{end}}
 {{if .After}}<figure><img src="{{.After}}" alt="after tear {{.Index}}"><figcaption>after</figcaption></figure>{{end}}

@@ -117,3 +117,52 @@ func TestHeadersKeepWholeWords(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, broken, "one-word cells broken at 400 px")
 }
+
+// TestSummaryFitsAPhone renders a report 390 px wide in headless Chromium: no box on the
+// page needs sideways scrolling (the summary's scroll box once hid its "status" column), and
+// every summary cell, "in play" included, lies whole inside the screen.
+func TestSummaryFitsAPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s not found (install Debian's chromium)", chromiumPath)
+	}
+	p := samplePage()
+	inPlay := p.Rulings.Players[0]
+	inPlay.Name, inPlay.Out = "Bartholomew-Maximilian", false
+	p.Rulings.Players = append(p.Rulings.Players, inPlay)
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	path := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelT()
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 2400), chromedp.Navigate("file://"+path)))
+	scrolling, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('body *')).filter(e =>
+		e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX)
+	).map(e => e.tagName + '.' + e.className)`))
+	require.NoError(t, err)
+	assert.Empty(t, scrolling, "boxes that need sideways scrolling at 390 px")
+	// Each summary cell's text, as laid out: its left and right edges.
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[[][]any](`Array.from(document.querySelectorAll('table.summary td')).map(td => {
+		const r = document.createRange(); r.selectNodeContents(td); const b = r.getBoundingClientRect();
+		return [td.textContent.trim(), b.left, b.right];
+	})`))
+	require.NoError(t, err)
+	require.Len(t, cells, 12, "two players, six cells each")
+	var texts []string
+	for _, c := range cells {
+		texts = append(texts, c[0].(string))
+		assert.GreaterOrEqual(t, c[1].(float64), 0.0, "cell %q starts left of the screen", c[0])
+		assert.LessOrEqual(t, c[2].(float64), 390.0, "cell %q is cut off at the right", c[0])
+	}
+	assert.Contains(t, texts, "in play")
+}

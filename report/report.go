@@ -73,7 +73,13 @@ type tearView struct {
 	Before, After, Annotated template.URL
 	Class                    string
 	Faults                   string
+	// Refused: the tear is undecided because its measurement was refused, so it has no
+	// measured values to show (the JSON's zeros and carried flags are not measurements).
+	Refused bool
 }
+
+// refusedReason is how judge starts the reason of a tear whose measurement was refused.
+const refusedReason = "measurement refused"
 
 func view(p Page) pageView {
 	v := pageView{Title: p.Title, Version: p.Version, Manifest: p.Manifest, Paper: p.Rulings.Paper,
@@ -94,7 +100,8 @@ func view(p Page) pageView {
 				ti = imgs.Tears[j]
 			}
 			tv := tearView{TearRuling: t, Before: dataURL(ti.Before), After: dataURL(ti.After),
-				Annotated: dataURL(ti.Annotated), Class: string(t.Verdict)}
+				Annotated: dataURL(ti.Annotated), Class: string(t.Verdict),
+				Refused: t.Verdict == judge.Undecided && strings.Contains(t.UndecidedReason, refusedReason)}
 			fs := make([]string, len(t.Faults))
 			for k, f := range t.Faults {
 				fs[k] = strings.ReplaceAll(string(f), "_", " ")

@@ -65,3 +65,47 @@ func TestWrite(t *testing.T) {
 	assert.Equal(t, html, again.String(), "the same rulings give the same page")
 	assert.Equal(t, 1, strings.Count(html, "<html"))
 }
+
+// TestRefusedTearShowsNoMeasurement: a tear undecided because its measurement was refused
+// has no measured values (the JSON holds zeros and the paper flag carried from before), so
+// the report says "not measured" where a measured tear shows its values.
+func TestRefusedTearShowsNoMeasurement(t *testing.T) {
+	p := samplePage()
+	tears := p.Rulings.Players[0].Tears
+	tears[2].PaperFitsTemplate = true // carried from before the tear, as judge does
+	// An undecided tear that was measured: no "not measured" (its reason is no refusal).
+	measured := tears[2]
+	measured.Index = 5
+	measured.UndecidedReason = "whether a full letter of Archery was removed is too close to call"
+	p.Rulings.Players[0].Tears = append(tears[:4:4], measured)
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	articles := strings.Split(buf.String(), "<article")[1:]
+	require.Len(t, articles, 5)
+	tests := []struct {
+		name          string
+		article       string
+		want, notWant []string
+	}{
+		{"refused", articles[2],
+			[]string{"Removed area, pieces, edge to edge, template fit: <strong>not measured</strong>",
+				"Paper left covers the template: not measured.", "letters left (as before this tear)"},
+			[]string{"covers the template: yes.", "covers the template: no.", "mm²", "piece(s)", "edge to edge: "}},
+		{"measured", articles[0],
+			[]string{"Removed 1520 mm² in 1 piece(s); edge to edge: yes; template fits: yes", "Paper left covers the template: yes."},
+			[]string{"not measured<", "not measured."}},
+		{"undecided, measured", articles[4],
+			[]string{"Paper left covers the template: yes."},
+			[]string{"not measured<", "not measured.", "as before this tear"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, w := range tc.want {
+				assert.Contains(t, tc.article, w)
+			}
+			for _, w := range tc.notWant {
+				assert.NotContains(t, tc.article, w)
+			}
+		})
+	}
+}
