@@ -19,17 +19,19 @@ import (
 // RMS of the remaining displacements is the residual reported in millimetres.
 
 const (
-	refinePatches = 150
-	patchR        = 12 // template half-size, frame px (3 mm at 4 px/mm)
+	refinePatches      = 150
+	refineDensePatches = 400
+	patchR             = 12 // template half-size, frame px (3 mm at 4 px/mm)
 )
 
 type refinePoint struct{ p pt } // fresh frame px
 
-// refinePoints picks well-textured ink points of the fresh sheet (cached with the features).
-func refinePoints(fresh *SheetImage, gray gocv.Mat) []pt {
+// refinePoints picks well-textured ink points of the fresh sheet (cached with the features):
+// up to n, at least cols/spacing px apart.
+func refinePoints(fresh *SheetImage, gray gocv.Mat, n int, spacing float64) []pt {
 	corners := gocv.NewMat()
 	defer corners.Close()
-	gocv.GoodFeaturesToTrack(gray, &corners, refinePatches, 0.02, float64(gray.Cols())/20)
+	gocv.GoodFeaturesToTrack(gray, &corners, n, 0.02, float64(gray.Cols())/spacing)
 	var out []pt
 	for i := 0; i < corners.Rows(); i++ {
 		v := corners.GetVecfAt(i, 0)
@@ -46,19 +48,32 @@ func refinePoints(fresh *SheetImage, gray gocv.Mat) []pt {
 // refineH improves h (sheet mm -> photo px) by patch correlation. paperOK tells whether a
 // frame-px position is paper in the photo. It returns the refined homography, the RMS
 // residual of the patch displacements in mm, and the number of patches used.
-func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool) (homog, float64, int, []pair) {
+//
+// dense takes the denser point set (refineDensePatches, twice as close): for a small remnant,
+// whose few words hold too few of the regular points.
+func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool, dense bool) (homog, float64, int, []pair) {
 	ppm := fresh.PxPerMM
 	fg := gocv.NewMat()
 	defer fg.Close()
 	gocv.CvtColor(fresh.Image, &fg, gocv.ColorBGRToGray)
-	if fresh.feat != nil && fresh.feat.refine == nil {
-		fresh.feat.refine = refinePoints(fresh, fg)
+	n, spacing := refinePatches, 20.0
+	if dense {
+		n, spacing = refineDensePatches, 40
 	}
 	var pts []pt
-	if fresh.feat != nil {
+	switch {
+	case fresh.feat == nil:
+		pts = refinePoints(fresh, fg, n, spacing)
+	case dense:
+		if fresh.feat.refineDense == nil {
+			fresh.feat.refineDense = refinePoints(fresh, fg, n, spacing)
+		}
+		pts = fresh.feat.refineDense
+	default:
+		if fresh.feat.refine == nil {
+			fresh.feat.refine = refinePoints(fresh, fg, n, spacing)
+		}
 		pts = fresh.feat.refine
-	} else {
-		pts = refinePoints(fresh, fg)
 	}
 	A := homog{1 / ppm, 0, 0.5 / ppm, 0, 1 / ppm, 0.5 / ppm, 0, 0, 1} // frame px -> mm
 	Ai := A.inv()

@@ -50,9 +50,10 @@ const (
 )
 
 type features struct {
-	pts    []pt // keypoints, sheet-frame mm
-	desc   gocv.Mat
-	refine []pt // refinement patch centres, frame px
+	pts         []pt // keypoints, sheet-frame mm
+	desc        gocv.Mat
+	refine      []pt // refinement patch centres, frame px
+	refineDense []pt // the denser set (refineH's dense)
 }
 
 func (f *features) close() { closeMat(&f.desc) }
@@ -201,7 +202,17 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	// a patch on paper torn away finds no match (normalised correlation under 0.7) or an
 	// inconsistent one (RANSAC).
 	paperOK := func(pt) bool { return true }
-	h2, r2, npatch, pairs := refineH(fresh, bgr, h, paperOK)
+	h2, r2, npatch, pairs := refineH(fresh, bgr, h, paperOK, false)
+	if npatch < minConfirmPatches {
+		// Few patches: a small remnant. Try the denser point set from the better estimate.
+		h0 := h
+		if npatch >= 8 {
+			h0 = h2
+		}
+		if h3, r3, n3, p3 := refineH(fresh, bgr, h0, paperOK, true); n3 > npatch {
+			h2, r2, npatch, pairs = h3, r3, n3, p3
+		}
+	}
 	if regDump != nil {
 		regDump("orb", h, nil)
 		regDump("refined", h2, pairs)
