@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -79,8 +80,13 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", opts.DB}} {
+	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}} {
 		if err := checkOutputFile(out.flag, out.path); err != nil {
+			return err
+		}
+	}
+	if opts.DB != "" {
+		if err := checkDBFile("--db", opts.DB); err != nil {
 			return err
 		}
 	}
@@ -93,12 +99,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if dbPath == "" {
 		// tearcam.db next to the manifest, or in the working folder when the manifest's
 		// folder is read-only (SQLite's WAL needs to create files beside the database).
-		dbPath = filepath.Join(m.Dir, "tearcam.db")
-		if syscall.Access(m.Dir, 2 /* W_OK */) != nil {
-			dbPath = "tearcam.db"
-			fmt.Fprintf(opts.IO.ErrOut, "%s is read-only: session database in %s\n", m.Dir, dbPath)
-		} else {
-			fmt.Fprintf(opts.IO.ErrOut, "session database: %s (the default; choose another with --db)\n", dbPath)
+		if dbPath, err = defaultDB(opts.IO, m.Dir); err != nil {
+			return err
 		}
 	}
 	db, err := store.Open(dbPath)
@@ -154,7 +156,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	if opts.Report != "" {
 		page := res.Page("tearcam audit: "+filepath.Base(opts.Manifest), VersionString())
-		if err := writeFileAtomic(opts.Report, func(f *os.File) error { return report.Write(f, page) }); err != nil {
+		if err := writeOutput(opts.Report, func(w io.Writer) error { return report.Write(w, page) }); err != nil {
 			return err
 		}
 	}
@@ -164,6 +166,37 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 	}
 	return nil
+}
+
+// defaultDB is the session database when --db is not given: tearcam.db next to the manifest,
+// or in the working folder when the manifest's folder is read-only (SQLite needs to create
+// its journal files beside the database). When neither folder is writable it says so in one
+// line.
+func defaultDB(iostreams *IO, manifestDir string) (string, error) {
+	path := filepath.Join(manifestDir, "tearcam.db")
+	if writable(manifestDir) {
+		fmt.Fprintf(iostreams.ErrOut, "session database: %s (the default; choose another with --db)\n", path)
+		return path, nil
+	}
+	if sameDir(manifestDir, ".") || !writable(".") {
+		if sameDir(manifestDir, ".") {
+			return "", usageErrorf("session database: the manifest's folder %s is not writable: choose a database file in a writable folder with --db", manifestDir)
+		}
+		return "", usageErrorf("session database: neither the manifest's folder %s nor the working folder is writable: choose a database file in a writable folder with --db", manifestDir)
+	}
+	path = "tearcam.db"
+	fmt.Fprintf(iostreams.ErrOut, "%s is read-only: session database in %s (choose another with --db)\n", manifestDir, path)
+	return path, nil
+}
+
+// sameDir reports whether a and b are the same folder.
+func sameDir(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // newProgress is a progress bar on stderr when stderr is a terminal, else nil.
@@ -181,21 +214,6 @@ func newProgress(iostreams *IO, total int, desc string) *progressbar.ProgressBar
 	)
 }
 
-// checkOutputFile refuses an output path whose folder does not exist (bad usage, before a
-// long audit rather than after it).
-func checkOutputFile(flag, path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return usageErrorf("%s %s: is a folder", flag, path)
-	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return usageErrorf("%s %s: folder %s does not exist", flag, path, filepath.Dir(path))
-	}
-	return nil
-}
-
 // writeRulings writes the --json document: indented, one trailing newline, the same bytes
 // for the same rulings.
 func writeRulings(iostreams *IO, path string, doc judge.Rulings) error {
@@ -211,32 +229,7 @@ func writeRulings(iostreams *IO, path string, doc judge.Rulings) error {
 		_, err := iostreams.Out.Write(b)
 		return err
 	}
-	return writeFileAtomic(path, func(f *os.File) error { _, err := f.Write(b); return err })
-}
-
-// writeFileAtomic writes a file through a temporary file in the same folder and a rename, so
-// that a reader never sees half a file.
-func writeFileAtomic(path string, write func(*os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return writeOutput(path, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)

@@ -90,6 +90,12 @@ func Main(args []string, iostreams *IO) int {
 		// Tesseract's OpenMP oversubscribes two cores (PITFALLS.md).
 		os.Setenv("OMP_THREAD_LIMIT", "1")
 	}
+	if os.Getenv("OPENCV_FFMPEG_LOGLEVEL") == "" {
+		// FFmpeg logs to stderr ("[mjpeg @ 0x…] No JPEG data found in image") beside
+		// tearcam's one-line errors. OpenCV reads this when it first opens a video, so it is
+		// set here, before: -8 is AV_LOG_QUIET.
+		os.Setenv("OPENCV_FFMPEG_LOGLEVEL", "-8")
+	}
 	root := NewRootCmd(iostreams)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()

@@ -42,6 +42,10 @@ func openStoreSource(path, session string) (characterSource, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, usageErrorf("--db %s: %w", path, errors.Unwrap(err))
 	}
+	// The roll is recorded there: SQLite must be able to write the file and its journal.
+	if err := checkDBFile("--db", path); err != nil {
+		return nil, err
+	}
 	db, err := store.Open(path)
 	if err != nil {
 		return nil, err

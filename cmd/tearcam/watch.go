@@ -184,9 +184,20 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	errOut := opts.IO.ErrOut
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "tearcam watch: "+format+"\n", a...) }
 
-	if opts.JSON != "" && opts.JSON != "-" {
-		// Fail before watching if the rulings cannot be written; the file then holds the
-		// rulings so far at every moment.
+	// A regular --json file holds the rulings so far at every moment; a device or a FIFO
+	// (its reader takes one document) gets the rulings once, at the end.
+	jsonSoFar := opts.JSON != "" && opts.JSON != "-" && !isSpecialFile(opts.JSON)
+	// An output watch cannot write is an error (exit 1) before watching, as it always was.
+	if err := checkOutputFile("--json", opts.JSON); err != nil {
+		return errors.Unwrap(err)
+	}
+	if opts.DB != "" {
+		if err := checkDBFile("--db", opts.DB); err != nil {
+			return errors.Unwrap(err)
+		}
+	}
+	if jsonSoFar {
+		// Fail before watching if the rulings cannot be written.
 		empty := make([]judge.PlayerRulings, len(pl.Players))
 		for i, p := range pl.Players {
 			empty[i] = judge.PlayerRulings{Name: p.Name}
@@ -195,8 +206,15 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 			return err
 		}
 	}
-	src, err := watch.OpenSource(opts.Source)
+	opened, err := watch.OpenSource(opts.Source)
 	if err != nil {
+		return err
+	}
+	// A file FFmpeg opens but cannot decode (a photo of text, a truncated video) fails here,
+	// in one line, before anything else is said or started.
+	src, err := peekSource(opened)
+	if err != nil {
+		opened.Close()
 		return err
 	}
 	defer src.Close()
@@ -295,7 +313,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 		name := pl.Players[e.Player].Name
 		// The referee committed the ruling to the database before returning it: now report.
-		if opts.JSON != "" && opts.JSON != "-" {
+		if jsonSoFar {
 			if err := writeJSONFile(opts.JSON, e.Rulings); err != nil && jsonErr == nil {
 				jsonErr = err
 				logf("%v", err)
@@ -391,20 +409,55 @@ func rulingLine(player string, r judge.TearRuling) string {
 	return b.String()
 }
 
-// writeJSONFile writes the rulings document atomically (temporary file, then rename).
+// peekedSource is a watch.Source whose first frame was read ahead.
+type peekedSource struct {
+	watch.Source
+	first   gocv.Mat
+	pending bool
+}
+
+// peekSource reads src's first frame, to fail at once when there is none; the returned
+// Source delivers that frame first. Closing it closes src.
+func peekSource(src watch.Source) (*peekedSource, error) {
+	p := &peekedSource{Source: src, first: gocv.NewMat()}
+	if !src.Read(&p.first) || p.first.Empty() {
+		p.first.Close()
+		return nil, fmt.Errorf("watch: %s: no frame could be read (not a video or camera OpenCV can decode): %w", src.Name(), watch.ErrSourceMissing)
+	}
+	p.pending = true
+	return p, nil
+}
+
+// Read implements watch.Source.
+func (p *peekedSource) Read(m *gocv.Mat) bool {
+	if p.pending {
+		p.pending = false
+		p.first.CopyTo(m)
+		p.first.Close()
+		return true
+	}
+	return p.Source.Read(m)
+}
+
+// Close implements watch.Source.
+func (p *peekedSource) Close() error {
+	if p.pending {
+		p.pending = false
+		p.first.Close()
+	}
+	return p.Source.Close()
+}
+
+var _ watch.Source = (*peekedSource)(nil)
+
+// writeJSONFile writes the rulings document (writeOutput: atomically for a regular file).
 func writeJSONFile(path string, doc judge.Rulings) error {
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode rulings: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, errors.Unwrap(err))
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	b = append(b, '\n')
+	return writeOutput(path, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
 
 // safeName makes a player's name usable in a file name.

@@ -569,3 +569,32 @@ func TestWriteDemoVideo(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.yaml"), []byte(tv.plan()), 0o644))
 	t.Logf("wrote %s/table.avi (%d frames; still ranges %v), announce.txt, plan.yaml", dir, tv.Truth.Frames, tv.Truth.Still)
 }
+
+// TestWatchNotAVideoOneLine: a file FFmpeg opens but cannot decode (text named .jpg) is one
+// line on stderr, in a child process so that whatever FFmpeg writes to the real stderr is
+// seen too (it once added "[mjpeg @ 0x…] No JPEG data found in image", twice, and tearcam
+// four more lines).
+func TestWatchNotAVideoOneLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	text := filepath.Join(t.TempDir(), "text.jpg")
+	require.NoError(t, os.WriteFile(text, []byte("hello, not a JPEG\n"), 0o644))
+	args, _ := json.Marshal([]string{"watch", "--source", text, "--player", "A", "--skills", "x"})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchHelperProcess$", "-test.count=1")
+	for _, kv := range os.Environ() {
+		// Main sets it in this process too: the child must set it itself.
+		if !strings.HasPrefix(kv, "OPENCV_FFMPEG_LOGLEVEL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "TEARCAM_WATCH_HELPER="+string(args))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr, cmd.Stdin = &stdout, &stderr, strings.NewReader("")
+	err := cmd.Run()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, stderr.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Equal(t, "tearcam: watch: video "+text+": no frame could be read (not a video or camera OpenCV can decode): cannot open video source\n", stderr.String())
+	assert.Empty(t, stdout.String())
+}
