@@ -259,7 +259,13 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return nil, err
 	}
 
-	out, rerr := finishRegister(fresh, h, mask, img, notes, resid, outlineMM, edgeMM, edgeAllMM, npatch)
+	// Patches bunched in one word or along one line fix the homography only near them: they
+	// count as no patches for the confirmation by the untorn edges.
+	support := npatch
+	if patchSpreadMM(pairs) < minPatchSpreadMM {
+		support = 0
+	}
+	out, rerr := finishRegister(fresh, h, mask, img, notes, resid, outlineMM, edgeMM, edgeAllMM, support)
 	if rerr == nil || !errors.Is(rerr, ErrRegistration) || len(pairs) < 8 || len(untorn) < outlineMinSamples {
 		if rerr != nil {
 			return refused(out, rerr)
@@ -356,6 +362,36 @@ const (
 	outlineSideSamples = 10
 	outlineCheckMM     = 0.5
 )
+
+// patchSpreadMM is the smaller principal standard deviation (mm) of the ink patches' positions
+// on the sheet: small when they lie in one word or along one line.
+func patchSpreadMM(pairs []pair) float64 {
+	if len(pairs) < 3 {
+		return 0
+	}
+	var mx, my float64
+	for _, p := range pairs {
+		mx += p.u.X
+		my += p.u.Y
+	}
+	n := float64(len(pairs))
+	mx, my = mx/n, my/n
+	var sxx, syy, sxy float64
+	for _, p := range pairs {
+		dx, dy := p.u.X-mx, p.u.Y-my
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	sxx, syy, sxy = sxx/n, syy/n, sxy/n
+	tr, det := sxx+syy, sxx*syy-sxy*sxy
+	l := tr/2 - math.Sqrt(math.Max(tr*tr/4-det, 0))
+	return math.Sqrt(math.Max(l, 0))
+}
+
+// minPatchSpreadMM: ink patches spread less than this (patchSpreadMM) need the untorn edges'
+// confirmation as if there were none.
+const minPatchSpreadMM = 15.0
 
 // outlineMinSamples is the number of untorn edge samples (1 mm apart) the joint ink and
 // outline fit needs; outlineInkMM how far it may move any ink patch from its match.
