@@ -161,9 +161,11 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 	}
 	if opts.Annotate != "" {
-		if err := writeAnnotated(opts.Annotate, res); err != nil {
+		summary, err := writeAnnotated(opts.Annotate, res)
+		if err != nil {
 			return err
 		}
+		fmt.Fprintln(opts.IO.ErrOut, summary)
 	}
 	return nil
 }
@@ -234,9 +236,13 @@ func writeRulings(iostreams *IO, path string, doc judge.Rulings) error {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// writeAnnotated writes each tear's annotated image as DIR/<player>-<tear>.jpg.
-func writeAnnotated(dir string, res *referee.Result) error {
+// writeAnnotated writes each tear's annotated image as DIR/<player>-<tear>.jpg, and returns a
+// one-line summary that names every tear without an image and why, so that nobody looks for
+// it in DIR.
+func writeAnnotated(dir string, res *referee.Result) (string, error) {
 	used := map[string]bool{}
+	written, tears := 0, 0
+	var missing []string
 	for i, p := range res.Players {
 		base := strings.Trim(unsafeName.ReplaceAllString(p.Name, "_"), "_.")
 		if base == "" || used[strings.ToLower(base)] {
@@ -244,14 +250,40 @@ func writeAnnotated(dir string, res *referee.Result) error {
 		}
 		used[strings.ToLower(base)] = true
 		for j, t := range p.Tears {
+			tears++
 			if len(t.Annotated) == 0 {
+				var r judge.TearRuling
+				if i < len(res.Rulings.Players) && j < len(res.Rulings.Players[i].Tears) {
+					r = res.Rulings.Players[i].Tears[j]
+				}
+				missing = append(missing, fmt.Sprintf("%s tear %d: no image: %s", p.Name, j+1, noImageReason(r)))
 				continue
 			}
 			path := filepath.Join(dir, fmt.Sprintf("%s-%02d.jpg", base, j+1))
 			if err := os.WriteFile(path, t.Annotated, 0o644); err != nil {
-				return fmt.Errorf("annotate: %w", err)
+				return "", fmt.Errorf("annotate: %w", err)
 			}
+			written++
 		}
 	}
-	return nil
+	summary := fmt.Sprintf("annotated images: %d of %d tear(s) in %s", written, tears, dir)
+	if len(missing) > 0 {
+		summary += "; " + strings.Join(missing, "; ")
+	}
+	return summary, nil
+}
+
+// noImageReason says why a tear has no annotated image: it has no photo, its measurement
+// was refused, or it was not measured (the character was already out, the tear was not
+// allowed).
+func noImageReason(r judge.TearRuling) string {
+	switch {
+	case r.Kind == judge.KindLastDitch:
+		return "no photo (last ditch)"
+	case r.Photo == "":
+		return "no photo"
+	case r.Verdict == judge.Undecided && strings.Contains(r.UndecidedReason, "measurement refused"):
+		return "measurement refused"
+	}
+	return "not measured"
 }

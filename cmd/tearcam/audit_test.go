@@ -143,7 +143,11 @@ func TestAuditWritesEverything(t *testing.T) {
 		"--report", filepath.Join(out, "r.html"), "--annotate", filepath.Join(out, "ann"))
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, "session database: "+filepath.Join(filepath.Dir(manifest), "tearcam.db")+
-		" (the default; choose another with --db)\n", stderr, "where the default database went, on stderr")
+		" (the default; choose another with --db)\n"+
+		// Tears 1 and 2 were measured; the others have no image, and the summary says why.
+		"annotated images: 2 of 4 tear(s) in "+filepath.Join(out, "ann")+
+		"; Ann tear 3: no image: measurement refused; Ann tear 4: no image: no photo (last ditch)\n",
+		stderr, "where the default database and the annotated images went, on stderr")
 	want := `Ann: untorn sheet ann-0.jpg found; letters located: Archery 7/7, Tea Ceremony 11/11
     #  photo      kind        skill         verdict
     1  ann-1.jpg  use         Archery       valid
