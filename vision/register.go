@@ -1040,29 +1040,32 @@ func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
 	gocv.Dilate(im, &im, k)
 	k.Close()
 	halo := im.ToBytes()
-	// Outside the halo, paper counts 2 and table -1: the box sum is negative where more than
-	// two thirds are table.
-	v := make([]float32, len(cp))
+	// Outside the halo: paper and table counted over the window (box means of 0/255 masks).
+	p := make([]byte, len(cp))
+	q := make([]byte, len(cp))
 	for j := range cp {
 		switch {
 		case halo[j] != 0:
 		case cp[j] != 0:
-			v[j] = 2
+			p[j] = 255
 		default:
-			v[j] = -1
+			q[j] = 255
 		}
 	}
-	vm, err := gocv.NewMatFromBytes(sz.Y, sz.X, gocv.MatTypeCV32F, f32bytes(v))
-	if err != nil {
-		return
-	}
-	defer vm.Close()
+	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
+	defer pm.Close()
+	defer qm.Close()
+	pf, qf := gocv.NewMat(), gocv.NewMat()
+	defer pf.Close()
+	defer qf.Close()
 	w := int(6*ppm) | 1
-	gocv.BoxFilter(vm, &vm, -1, image.Pt(w, w))
-	vb := float32s(vm)
+	gocv.BoxFilter(pm, &pf, int(gocv.MatTypeCV32F), image.Pt(w, w))
+	gocv.BoxFilter(qm, &qf, int(gocv.MatTypeCV32F), image.Pt(w, w))
+	pb, qb := float32s(pf), float32s(qf)
 	for y := edgeBand; y < sz.Y-edgeBand; y++ {
 		for x := edgeBand; x < sz.X-edgeBand; x++ {
-			if j := y*sz.X + x; halo[j] != 0 && ink[j] == 0 && cp[j] != 0 && vb[j] < 0 {
+			// More than two thirds of the pixels outside the halo are table.
+			if j := y*sz.X + x; halo[j] != 0 && ink[j] == 0 && cp[j] != 0 && qb[j] > 2*pb[j] {
 				cp[j] = 0
 			}
 		}
