@@ -319,6 +319,9 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 	return assignSkills(all, skills, folded)
 }
 
+// pieceCore bounds the letter size pieceRuns measures gaps against, in core heights.
+var pieceCore = 1.6
+
 // maxPieces bounds the pieces a region is cut into at its widest gaps.
 const maxPieces = 6
 
@@ -360,7 +363,12 @@ func (im *inkMap) pieceRuns(rg *region, ri int) []*candidate {
 		}
 		clusters = append(clusters, &span{u0: sp.u0, u1: sp.u1, comps: append([]int{}, sp.comps...)})
 	}
+	// The letter size: the region's height, but no more than pieceCore core heights (a line
+	// running into the next word at a slant is much higher than its letters).
 	h := rg.v1 - rg.v0
+	if pieceCore > 0 {
+		h = math.Min(h, pieceCore*im.coreHeight(rg))
+	}
 	type gap struct {
 		after int
 		size  float64

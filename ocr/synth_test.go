@@ -205,6 +205,9 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_COREM"), 64); err == nil {
 		coreMargin = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_PIECECORE"), 64); err == nil {
+		pieceCore = v
+	}
 	if v := os.Getenv("OCR_CLIP"); v != "" {
 		clipPass = v == "1"
 	}
