@@ -51,6 +51,12 @@ type Manifest struct {
 	TemplateRef string         // "default" or the template file's path as written
 	Template    template.Template
 	Players     []Player
+	// Missing lists, in Audit mode, the photos the manifest names that do not exist (or are
+	// not regular files), one *Error each. They are not a reason to refuse the manifest:
+	// the tear (or, for a sheet, the player's tears) is ruled undecided and every other
+	// ruling still comes out (DESIGN.md: "a bad photo in an audit makes that tear
+	// undecided"); the caller reports them after the rulings are written.
+	Missing []*Error
 }
 
 // Player is one player of a manifest.
@@ -110,8 +116,9 @@ type lineError struct {
 func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
 
 // Load reads and checks the manifest at path: Parse, then the template file is loaded and,
-// in Audit mode, every photo must exist as a regular file inside the manifest's folder
-// (symbolic links may not lead out of it). Errors are *Error.
+// in Audit mode, every photo must lie inside the manifest's folder (symbolic links may not
+// lead out of it); photos that do not exist are listed in Missing, not refused. Errors are
+// *Error.
 func Load(path string, mode Mode) (*Manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -231,21 +238,42 @@ func (m *Manifest) resolve(mode Mode) error {
 	if mode != Audit {
 		return nil
 	}
+	check := func(rel string, line int, what string) error {
+		_, err := m.inside(rel)
+		if err == nil {
+			return nil
+		}
+		e := &Error{File: m.File, Line: line, Msg: what + ": " + err.Error()}
+		if errors.Is(err, errMissing) {
+			m.Missing = append(m.Missing, e)
+			return nil
+		}
+		return e
+	}
 	for _, p := range m.Players {
-		if _, err := m.inside(p.Sheet); err != nil {
-			return &Error{File: m.File, Line: p.Line, Msg: fmt.Sprintf("player %q: sheet: %v", p.Name, err)}
+		if err := check(p.Sheet, p.Line, fmt.Sprintf("player %q: sheet", p.Name)); err != nil {
+			return err
 		}
 		for i, t := range p.Tears {
 			if t.Photo == "" {
 				continue
 			}
-			if _, err := m.inside(t.Photo); err != nil {
-				return &Error{File: m.File, Line: t.Line, Msg: fmt.Sprintf("player %q: tear %d: %v", p.Name, i+1, err)}
+			if err := check(t.Photo, t.Line, fmt.Sprintf("player %q: tear %d", p.Name, i+1)); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
+
+// errMissing marks a photo that does not exist or is not a regular file (a bad photo, not
+// a bad manifest).
+var errMissing = errors.New("missing photo")
+
+type missingError struct{ msg string }
+
+func (e missingError) Error() string        { return e.msg }
+func (e missingError) Is(target error) bool { return target == errMissing }
 
 // inside returns the path of rel joined to Dir after checking that it names an existing
 // regular file that does not lead out of Dir through a symbolic link.
@@ -254,11 +282,11 @@ func (m *Manifest) inside(rel string) (string, error) {
 	st, err := os.Stat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", fmt.Errorf("%s: no such file", rel)
+		return "", missingError{fmt.Sprintf("%s: no such file", rel)}
 	case err != nil:
 		return "", fmt.Errorf("%s: %s", rel, oneLine(errors.Unwrap(err), err))
 	case !st.Mode().IsRegular():
-		return "", fmt.Errorf("%s: not a regular file", rel)
+		return "", missingError{fmt.Sprintf("%s: not a regular file", rel)}
 	}
 	dir, err1 := filepath.EvalSymlinks(m.Dir)
 	real, err2 := filepath.EvalSymlinks(p)

@@ -141,10 +141,25 @@ func TestLoadChecksFiles(t *testing.T) {
 	assert.Equal(t, dir, m.Dir)
 	assert.Equal(t, filepath.Join(dir, "photos", "ann-1.jpg"), m.Path(m.Players[0].Tears[0].Photo))
 
+	// A photo that does not exist (or is a folder) is a bad photo, not a bad manifest: the
+	// manifest loads and lists it in Missing, so that every other tear can still be ruled.
+	for _, tc := range []struct{ sheet, want string }{
+		{"photos/nope.jpg", `session.yaml:4: player "Ann": sheet: photos/nope.jpg: no such file`},
+		{"folder.jpg", `session.yaml:4: player "Ann": sheet: folder.jpg: not a regular file`},
+	} {
+		m, err := Load(manifest("default", tc.sheet), Audit)
+		require.NoError(t, err)
+		require.Len(t, m.Missing, 1)
+		assert.Equal(t, filepath.Join(dir, tc.want), m.Missing[0].Error())
+	}
+	require.NoError(t, os.Remove(filepath.Join(dir, "photos", "ann-1.jpg")))
+	m, err = Load(manifest("default", "photos/ann-0.jpg"), Audit)
+	require.NoError(t, err)
+	require.Len(t, m.Missing, 1)
+	assert.Equal(t, filepath.Join(dir, `session.yaml:8: player "Ann": tear 1: photos/ann-1.jpg: no such file`), m.Missing[0].Error())
+
 	tests := []struct{ name, tmpl, sheet, want string }{
-		{"missing photo", "default", "photos/nope.jpg", `session.yaml:4: player "Ann": sheet: photos/nope.jpg: no such file`},
 		{"symlink out", "default", "link.jpg", `sheet: link.jpg: leads out of the manifest's folder`},
-		{"folder", "default", "folder.jpg", `sheet: folder.jpg: not a regular file`},
 		{"missing template", "t.json", "photos/ann-0.jpg", `session.yaml: template: t.json: no such file`},
 		{"bad template", "bad.json", "photos/ann-0.jpg", `session.yaml: template bad.json: template polygon needs at least 3 points`},
 		{"template larger than the paper", "huge.json", "photos/ann-0.jpg", `session.yaml: template "huge" (1000.0 x 1000.0 mm) does not fit on the paper letter (215.9 x 279.4 mm)`},

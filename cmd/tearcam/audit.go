@@ -167,7 +167,27 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		fmt.Fprintln(opts.IO.ErrOut, summary)
 	}
-	return nil
+	return missingPhotos(opts.IO, m)
+}
+
+// missingPhotos reports the photos the manifest names that do not exist, after every ruling
+// was written: each such tear (or, for a missing sheet, each of that player's tears) is ruled
+// undecided and nothing else is lost (DESIGN.md: "a bad photo in an audit makes that tear
+// undecided; the other rulings still come out"). The manifest is still wrong, so the exit
+// status is 2: every missing photo but the last is one line on stderr, the last is the error.
+func missingPhotos(iostreams *IO, m *session.Manifest) error {
+	n := len(m.Missing)
+	if n == 0 {
+		return nil
+	}
+	for _, e := range m.Missing[:n-1] {
+		fmt.Fprintln(iostreams.ErrOut, "tearcam: "+e.Error())
+	}
+	what := "that tear is"
+	if n > 1 {
+		what = "those tears are"
+	}
+	return usageErrorf("%v (%s ruled undecided; every other ruling was written)", m.Missing[n-1], what)
 }
 
 // defaultDB is the session database when --db is not given: tearcam.db next to the manifest,

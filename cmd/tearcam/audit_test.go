@@ -209,6 +209,36 @@ func TestAuditJSONIsReproducible(t *testing.T) {
 	assert.NotContains(t, docs[0], filepath.Dir(manifest))
 }
 
+// TestAuditMissingPhoto: a photo the manifest names but that does not exist makes its tear
+// undecided; every other ruling is still written (JSON and table), and the exit status is 2
+// with one line naming the manifest line and the photo.
+func TestAuditMissingPhoto(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	dir := filepath.Dir(manifest)
+	full := filepath.Join(t.TempDir(), "full.json")
+	code, _, _ := execute(t, fakeAudit, manifest, "--json", full, "--db", filepath.Join(t.TempDir(), "a.db"))
+	require.Equal(t, 0, code)
+	require.NoError(t, os.Remove(filepath.Join(dir, "ann-2.jpg")))
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", out, "--db", filepath.Join(t.TempDir(), "b.db"))
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: no such file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
+	assert.Contains(t, stdout, "ann-2.jpg")
+	var got, want judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &got))
+	b, err = os.ReadFile(full)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &want))
+	tears, wantTears := got.Players[0].Tears, want.Players[0].Tears
+	require.Len(t, tears, 4)
+	assert.Equal(t, wantTears[0], tears[0], "tear 1 ruled as with every photo")
+	assert.Equal(t, judge.Undecided, tears[1].Verdict)
+	assert.Contains(t, tears[1].UndecidedReason, "ann-2.jpg")
+	assert.Equal(t, judge.Kind("last_ditch"), tears[3].Kind)
+}
+
 func TestAuditBadInput(t *testing.T) {
 	manifest := writeFakeSession(t, 0, 0)
 	dir := filepath.Dir(manifest)
@@ -223,7 +253,6 @@ func TestAuditBadInput(t *testing.T) {
 		want string
 	}{
 		{"not yaml", []string{write("bad.yaml", "players: [")}, "bad.yaml:1: not a valid manifest"},
-		{"missing photo", []string{write("missing.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: nope.jpg\n")}, `missing.yaml:2: player "A": sheet: nope.jpg: no such file`},
 		{"escaping path", []string{write("esc.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: ../ann-0.jpg\n")}, `leaves the manifest's folder`},
 		{"unknown kind", []string{write("kind.yaml", "players:\n  - name: A\n    skills: [X]\n    sheet: ann-0.jpg\n    tears:\n      - {photo: ann-1.jpg, kind: rip, skill: X}\n")}, `kind.yaml:6: player "A": tear 1: unknown kind "rip"`},
 		{"no manifest", []string{filepath.Join(dir, "none.yaml")}, "none.yaml: no such file or directory"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/text/unicode/norm"
 
 	"tearcam/judge"
 	"tearcam/referee"
@@ -78,11 +79,14 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	if err := tpl.CheckPaper(paper); err != nil {
+		return nil, usageErrorf("--template %s: %v", opts.Template, err)
+	}
 	var skills []string
 	seen := map[string]bool{}
 	empty := strings.TrimSpace(strings.ReplaceAll(opts.Skills, ",", "")) == ""
 	for i, s := range strings.Split(opts.Skills, ",") {
-		s = strings.TrimSpace(s)
+		s = norm.NFC.String(strings.TrimSpace(s)) // one skill typed two ways is one skill
 		switch {
 		case s == "" && empty:
 			continue
@@ -100,7 +104,7 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 		return nil, usageErrorf("--skills: no skill given")
 	}
 	kind, skill, ok := strings.Cut(opts.Tear, ":")
-	kind, skill = strings.TrimSpace(kind), strings.TrimSpace(skill)
+	kind, skill = strings.TrimSpace(kind), norm.NFC.String(strings.TrimSpace(skill))
 	t := session.Tear{Tear: judge.Tear{Kind: judge.Kind(kind)}, Photo: opts.After}
 	switch t.Kind {
 	case judge.KindUse, judge.KindDamage, judge.KindPenalty:

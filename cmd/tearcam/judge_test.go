@@ -65,6 +65,8 @@ func TestJudgeTableAndBadPhoto(t *testing.T) {
 func TestJudgeUsage(t *testing.T) {
 	before, after, _ := judgePhotos(t)
 	base := []string{"--before", before, "--after", after}
+	huge := filepath.Join(t.TempDir(), "huge.json")
+	require.NoError(t, os.WriteFile(huge, []byte(`{"name":"huge","polygon_mm":[[0,0],[1000,0],[1000,1000],[0,1000]]}`), 0o644))
 	tests := []struct {
 		args []string
 		want string
@@ -73,6 +75,9 @@ func TestJudgeUsage(t *testing.T) {
 		{append(base, "--skills", "Archery", "--tear", "rip:Archery"), `want KIND:SKILL with KIND use, damage or penalty`},
 		{append(base, "--skills", "Archery", "--tear", "use"), `name the skill`},
 		{append(base, "--skills", "Archery,archery", "--tear", "use:Archery"), `given twice`},
+		// "Café" with a precomposed é, then with e and a combining accent: the same skill.
+		{append(base, "--skills", "Caf\u00e9,Cafe\u0301", "--tear", "use:Caf\u00e9"), `given twice`},
+		{append(base, "--skills", "Archery", "--tear", "use:Archery", "--template", huge), `does not fit on the paper a4`},
 		{append(base, "--skills", " , ", "--tear", "use:Archery"), `no skill given`},
 		{append(base, "--skills", "Archery,,Cooking", "--tear", "use:Archery"), `--skills "Archery,,Cooking": skill 2 is empty`},
 		{append(base, "--skills", "Archery,Cooking,", "--tear", "use:Archery"), `--skills "Archery,Cooking,": skill 3 is empty`},
