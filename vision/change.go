@@ -339,6 +339,12 @@ const tableTrainTol = 0.05
 // tableField estimates the table colour around the sheet (see tableColours) from the valid
 // warped pixels 3 to 8 mm outside the frame; nil when too few are seen.
 func tableField(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64) *tableColours {
+	return tableFieldOf(wb, valid, fw, fh, off, sz, ppm, nil)
+}
+
+// tableFieldOf is tableField over the band pixels i (index into the warped frame) for which
+// use(i) is true (all when use is nil).
+func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64, use func(i int) bool) *tableColours {
 	cell := int(math.Round(ppm * changeCellMM))
 	cw, ch := (fw+cell-1)/cell, (fh+cell-1)/cell
 	sum := make([]float32, 3*cw*ch)
@@ -351,7 +357,7 @@ func tableField(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64) 
 			i := y*fw + x
 			dx := max(off-x, x-(off+sz.X-1), 0)
 			dy := max(off-y, y-(off+sz.Y-1), 0)
-			if d := max(dx, dy); d < b0 || d > b1 || valid[i] != 255 {
+			if d := max(dx, dy); d < b0 || d > b1 || valid[i] != 255 || (use != nil && !use(i)) {
 				continue
 			}
 			c := (y/cell)*cw + x/cell

@@ -50,6 +50,10 @@ type SheetImage struct {
 	// registered sheets share their fresh sheet's; nil on a fresh sheet (its Image is it).
 	inkGray []byte
 
+	// foreign (registered sheets): frame layout, 255 where the photo shows neither paper
+	// nor the table (something lying on the sheet; see occlusion.go); nil when unknown.
+	foreign []byte
+
 	letterHist map[letterKey]int // letters gone or in doubt after this sheet's tear (Measure)
 }
 

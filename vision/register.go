@@ -223,7 +223,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	tr("refine")
 
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, err := paperMaskInFrame(bgr, loc, h, fresh, is)
 	tr("mask")
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			if moved(h, hn, W, H) > 0.1 {
 				mask.Close()
 				img.Close()
-				mask, img, outlineMM, edgeMM, edgeAllMM, _, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
+				mask, img, outlineMM, edgeMM, edgeAllMM, _, foreign, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
 				if err != nil {
 					return nil, err
 				}
@@ -265,7 +265,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if patchSpreadMM(pairs) < minPatchSpreadMM {
 		support = 0
 	}
-	out, rerr := finishRegister(fresh, h, mask, img, notes, resid, outlineMM, edgeMM, edgeAllMM, support)
+	out, rerr := finishRegister(fresh, h, mask, img, foreign, notes, resid, outlineMM, edgeMM, edgeAllMM, support)
 	if rerr == nil || !errors.Is(rerr, ErrRegistration) || len(pairs) < 8 || len(untorn) < outlineMinSamples {
 		if rerr != nil {
 			return refused(out, rerr)
@@ -291,12 +291,12 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if !inkOK || checkHomography(hn, fresh, bgr, is) != nil || !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
 		return refused(out, rerr)
 	}
-	mask2, img2, outline2, edge2, edgeAll2, _, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
+	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
 	if err != nil {
 		return refused(out, rerr)
 	}
 	notes2 := append(append([]string(nil), notes...), fmt.Sprintf("ink patches and untorn edges fitted together (%.0f%% of the evidence trimmed)", 100*drop))
-	out2, rerr2 := finishRegister(fresh, hn, mask2, img2, notes2, pairRMS, outline2, edge2, edgeAll2, npatch)
+	out2, rerr2 := finishRegister(fresh, hn, mask2, img2, foreign2, notes2, pairRMS, outline2, edge2, edgeAll2, npatch)
 	if rerr2 != nil {
 		out2.Close()
 		return refused(out, rerr)
@@ -402,13 +402,13 @@ const (
 
 // finishRegister builds the registered sheet from homography h and the mask, and refuses it
 // (returning it with the error) when the residuals are too large (see Register).
-func finishRegister(fresh *SheetImage, h homog, mask, img gocv.Mat, notes []string, resid, outlineMM, edgeMM, edgeAllMM float64, npatch int) (*SheetImage, error) {
+func finishRegister(fresh *SheetImage, h homog, mask, img gocv.Mat, foreign []byte, notes []string, resid, outlineMM, edgeMM, edgeAllMM float64, npatch int) (*SheetImage, error) {
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes, inkGray: freshGray(fresh)}
 	for i, c := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
 		out.Corners[i] = h.apply(c).f32()
 	}
-	out.Mask, out.Image = mask, img
+	out.Mask, out.Image, out.foreign = mask, img, foreign
 	out.Notes = append(out.Notes, fmt.Sprintf("ink residual %.2f mm, paper beyond the sheet's edge %.2f mm, untorn edges off by %.2f mm", resid, outlineMM, edgeMM))
 	resid = math.Max(resid, outlineMM)
 	if !math.IsNaN(edgeMM) {
@@ -525,7 +525,7 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
 // the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, error) {
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, []byte, error) {
 	ppm := fresh.PxPerMM
 	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
@@ -737,7 +737,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	if float64(cutPx) > 5*ppm {
 		img.Close()
-		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, nil, ErrSheetCutOff
+		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, nil, nil, ErrSheetCutOff
 	}
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
 	tr("m.holes")
@@ -820,7 +820,11 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
 		}
 	}
-	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, nil
+	var foreign []byte
+	if !fresh.refPending {
+		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out)
+	}
+	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, nil
 }
 
 // tornStepMM: an untorn-edge sample whose boundary lies more than this inside the outermost

@@ -1,0 +1,166 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// Something lying on the sheet.
+//
+// Where paper was torn away, the registered photo shows the table; where something covers the
+// sheet (a hand, a phone, a hard shadow) it shows neither the predicted paper nor the table.
+// The paper mask cannot tell the two apart (both are "not paper"), so Register marks, beside
+// the mask, the pixels the mask calls not paper whose colour is far from the table's, and
+// Measure refuses a tear whose removed paper is largely such pixels instead of measuring the
+// object as a tear.
+//
+// The table's colour comes from the band 3 to 8 mm outside the sheet, as for the change test,
+// but robustly: an object lying across the sheet's edge also covers part of that band, and
+// the change test's table field would take the object's colour there. So band pixels far
+// from the band's median colour (more than occBandK times the median distance, at least
+// occBandRel of its brightness) are left out, the field is estimated from the rest, and the
+// table's own spread (wood grain, vignetting, JPEG) is the occSpreadQ quantile of the
+// remaining band pixels' distances to that field. A pixel is foreign when it is more than
+// occK times that spread (at least occRel of the field's brightness) from the field.
+
+const (
+	occBandK     = 2.5  // band outliers: this many median distances from the band's median chromaticity
+	occBandMin   = 0.04 // ... and at least this far (L1 of chromaticity, channels / their sum)
+	occSpreadQ   = 0.95 // the table's spread in hue: this quantile of inlier band pixels' distances
+	occK         = 2.0  // foreign: farther in hue from the table than occK x its spread
+	occChromaMin = 0.06 // ... and at least this (L1 of chromaticity)
+	occBright    = 2.5  // or brighter or darker than the table by this factor
+	// occOpenMM: foreign pixels are opened with a disk this wide, so the mixed paper/table
+	// pixels along a tear line (a pixel or two) are not foreign.
+	occOpenMM = 1.5
+)
+
+// foreignMask returns, over the frame (sz, no margin, row-major), 255 where the photo shows
+// neither paper (mask[j] == 0) nor the table, or nil when the band outside the sheet is too
+// small to know the table. wb is the blurred warped photo with a margin of off px (fw wide,
+// BGR), valid marks warped pixels inside the photo, ppm is px per mm of the frame.
+func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mask []byte) []byte {
+	fh := len(valid) / fw
+	b0, b1 := int(3*ppm), int(8*ppm)
+	inBand := func(x, y int) bool {
+		dx := max(off-x, x-(off+sz.X-1), 0)
+		dy := max(off-y, y-(off+sz.Y-1), 0)
+		d := max(dx, dy)
+		return d >= b0 && d <= b1
+	}
+	// The band's median chromaticity and the median distance to it: vignetting and shading
+	// change a table's brightness across the photo far more than its hue.
+	var band []int
+	var hist [3][256]int
+	chroma := func(i int) (c [3]float32) {
+		s := float32(wb[3*i]) + float32(wb[3*i+1]) + float32(wb[3*i+2]) + 1
+		for k := 0; k < 3; k++ {
+			c[k] = float32(wb[3*i+k]) / s
+		}
+		return c
+	}
+	for y := 0; y < fh; y += 2 {
+		for x := 0; x < fw; x += 2 {
+			i := y*fw + x
+			if valid[i] != 255 || !inBand(x, y) {
+				continue
+			}
+			band = append(band, i)
+			c := chroma(i)
+			for k := 0; k < 3; k++ {
+				hist[k][min(255, int(c[k]*255))]++
+			}
+		}
+	}
+	if len(band) < 100 {
+		return nil
+	}
+	var med [3]float32
+	for k := 0; k < 3; k++ {
+		n := 0
+		for v := 0; v < 256; v++ {
+			if n += hist[k][v]; 2*n >= len(band) {
+				med[k] = (float32(v) + 0.5) / 255
+				break
+			}
+		}
+	}
+	ds := make([]float32, len(band))
+	for n, i := range band {
+		c := chroma(i)
+		ds[n] = abs32(c[0]-med[0]) + abs32(c[1]-med[1]) + abs32(c[2]-med[2])
+	}
+	sorted := append([]float32(nil), ds...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
+	inTol := max(occBandK*sorted[len(sorted)/2], occBandMin)
+	// ... and its median brightness (+changeFloor/3 against dark noise): an object the
+	// table's hue but far brighter or darker is no table either.
+	br := func(i int) float32 { return float32(wb[3*i]) + float32(wb[3*i+1]) + float32(wb[3*i+2]) + changeFloor/3 }
+	bs := make([]float32, len(band))
+	for n, i := range band {
+		bs[n] = br(i)
+	}
+	sort.Slice(bs, func(a, b int) bool { return bs[a] < bs[b] })
+	bmed := bs[len(bs)/2]
+	out := make(map[int]bool)
+	for n, i := range band {
+		if b := br(i); ds[n] > inTol || b > occBright*bmed || bmed > occBright*b {
+			out[i] = true
+		}
+	}
+	tf := tableFieldOf(wb, valid, fw, fh, off, sz, ppm, func(i int) bool { return !out[i] })
+	if tf == nil {
+		return nil
+	}
+	at := func(i int) []float32 {
+		x, y := i%fw, i/fw
+		c := 3 * ((y/tf.cell)*tf.cw + x/tf.cell)
+		return tf.col[c : c+3]
+	}
+	// The table's own spread in hue: the occSpreadQ quantile of the inlier band pixels'
+	// chromaticity distances to the field's.
+	cdist := func(i int, t []float32) float32 {
+		c := chroma(i)
+		st := t[0] + t[1] + t[2] + 1
+		return abs32(c[0]-t[0]/st) + abs32(c[1]-t[1]/st) + abs32(c[2]-t[2]/st)
+	}
+	var rs []float32
+	for _, i := range band {
+		if !out[i] {
+			rs = append(rs, cdist(i, at(i)))
+		}
+	}
+	sort.Slice(rs, func(a, b int) bool { return rs[a] < rs[b] })
+	spread := max(occK*rs[min(len(rs)-1, int(occSpreadQ*float64(len(rs))))], occChromaMin)
+	fm := make([]byte, sz.X*sz.Y)
+	found := false
+	for y := 0; y < sz.Y; y++ {
+		for x := 0; x < sz.X; x++ {
+			j := y*sz.X + x
+			i := (y+off)*fw + x + off
+			if mask[j] != 0 || valid[i] != 255 {
+				continue
+			}
+			c := at(i)
+			// Brightness ratio to the table's, +changeFloor/3 against dark noise.
+			st, sa := c[0]+c[1]+c[2]+changeFloor/3, float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
+			if cdist(i, c) > spread || sa > occBright*st || st > occBright*sa {
+				fm[j] = 255
+				found = true
+			}
+		}
+	}
+	if !found {
+		return fm
+	}
+	m := newMask(sz.X, sz.Y, fm)
+	defer m.Close()
+	d := int(math.Round(occOpenMM*ppm)) | 1
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(d, d))
+	defer k.Close()
+	gocv.MorphologyEx(m, &m, gocv.MorphOpen, k)
+	return m.ToBytes()
+}
