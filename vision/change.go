@@ -38,14 +38,17 @@ const (
 // margin is the colour test's answer (255 paper) over the whole warped frame: in the margin
 // around the sheet, a pixel it calls paper that is closer to the table's colour than to the
 // sheet's edge (the fresh sheet's nearest edge pixel under the lighting there) is set to 0.
-func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, valid, margin []byte) []byte {
+//
+// grey compares brightness only (either photo is greyscale): wb must then hold equal channels,
+// and the fresh sheet's prediction is taken in grey too (freshGreyBlur, freshGreyRange).
+func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, valid, margin []byte, grey bool) []byte {
 	tr := tracer()
 	tf := tableField(wb, valid, fw, len(valid)/fw, off, sz, fresh.PxPerMM)
 	tr("c.table")
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
 	// edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
-	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil)
+	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil, grey)
 	tr("c.round0")
 	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
@@ -75,7 +78,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			mg = margin
 		}
 		tr("c.prep")
-		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg)
+		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg, grey)
 		tr(fmt.Sprintf("c.round%d", round))
 		if next == nil {
 			break
@@ -87,9 +90,13 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 
 // changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
 // (for the rounds that only train the next one).
-func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte) []byte {
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte, grey bool) []byte {
 	fb := freshBlur(fresh)
 	lo, hi := freshRange(fresh)
+	if grey {
+		fb = freshGreyBlur(fresh)
+		lo, hi = freshGreyRange(fresh)
+	}
 	ink := freshInk(fresh)
 	ppm := int(math.Round(fresh.PxPerMM * changeCellMM)) // pixels per cell
 	cw, ch := (sz.X+ppm-1)/ppm, (sz.Y+ppm-1)/ppm
@@ -295,6 +302,56 @@ func freshRange(fresh *SheetImage) ([]byte, []byte) {
 	gocv.Dilate(b, &hi, k)
 	fresh.lo, fresh.hi = lo.ToBytes(), hi.ToBytes()
 	return fresh.lo, fresh.hi
+}
+
+// toGrey returns BGR bytes with each pixel's three channels set to its grey value
+// (0.114 B + 0.587 G + 0.299 R, as OpenCV's BGR2GRAY and ImageMagick's Rec601 luma).
+func toGrey(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i := 0; i+2 < len(b); i += 3 {
+		g := byte((1868*uint32(b[i]) + 9617*uint32(b[i+1]) + 4899*uint32(b[i+2]) + 8192) >> 14)
+		out[i], out[i+1], out[i+2] = g, g, g
+	}
+	return out
+}
+
+// freshGreyBlur is freshBlur in grey (three equal channels). Cached.
+func freshGreyBlur(fresh *SheetImage) []byte {
+	if fresh.greyBlur == nil {
+		fresh.greyBlur = toGrey(freshBlur(fresh))
+	}
+	return fresh.greyBlur
+}
+
+// freshGreyRange is freshRange in grey: the grey of the per-channel minimum and maximum,
+// an interval that contains the grey values' own (grey is a positive combination). Cached.
+func freshGreyRange(fresh *SheetImage) ([]byte, []byte) {
+	if fresh.greyLo == nil {
+		lo, hi := freshRange(fresh)
+		fresh.greyLo, fresh.greyHi = toGrey(lo), toGrey(hi)
+	}
+	return fresh.greyLo, fresh.greyHi
+}
+
+// isGrey reports whether a BGR image is greyscale: on a sample of one pixel in 7, 99% have
+// channels within 2 levels of each other (a greyscale JPEG decoded to BGR has them equal).
+func isGrey(m gocv.Mat) bool {
+	if m.Empty() || m.Channels() != 3 || m.Type() != gocv.MatTypeCV8UC3 {
+		return false
+	}
+	b, err := m.DataPtrUint8()
+	if err != nil || !m.IsContinuous() {
+		return false
+	}
+	n, off := 0, 0
+	for i := 0; i+2 < len(b); i += 21 {
+		lo, hi := min(b[i], b[i+1], b[i+2]), max(b[i], b[i+1], b[i+2])
+		if hi-lo > 2 {
+			off++
+		}
+		n++
+	}
+	return n > 0 && off*100 <= n
 }
 
 // Table hypothesis.

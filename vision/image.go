@@ -39,6 +39,9 @@ type SheetImage struct {
 	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
 	lo, hi   []byte     // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
 
+	// fresh sheets: blur, lo and hi in grey (three equal channels), for greyscale photos
+	greyBlur, greyLo, greyHi []byte
+
 	// fresh sheets: the untorn-edge offsets (edgeSamples keys -> mm) and paper spill (px) of
 	// the fresh photo itself, which Register compares later photos with; refPending while
 	// Fresh measures them.

@@ -626,7 +626,13 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		gocv.IMWrite(debugDir+"/colourframe.png", dm)
 		dm.Close()
 	}
-	if cp := changePaper(fresh, wb, fw, off, sz, fgC, valid, prob); cp != nil {
+	// A greyscale photo of a colour sheet (or a colour photo of a sheet photographed in
+	// grey): the change test compares brightness only.
+	wbC, grey := wb, isGrey(bgr) || isGrey(fresh.Image)
+	if grey {
+		wbC = toGrey(wb)
+	}
+	if cp := changePaper(fresh, wbC, fw, off, sz, fgC, valid, prob, grey); cp != nil {
 		tr("m.changetest")
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
