@@ -21,6 +21,11 @@
 //     in the ink no skill took, read without its descenders (big descender loops make
 //     Tesseract misread the letters above them); such a read must be at least 55% like the
 //     name. A skill not found is reported "not found".
+//   - Budget: candidates are read best first, ranked by how plausibly their ink holds one of
+//     the declared skills (length along the line per core height per letter, then larger
+//     writing first); the search stops once every skill has a good read or after a fixed
+//     number of reads, and says so in the notes of the skills it may have missed. A printed
+//     page photographed as a sheet is then searched in seconds instead of minutes.
 //   - Letters: one per ink mark when the counts agree; else the word is sheared upright and cut
 //     by dynamic programming on the column profile of its core band (the x-height rows, where
 //     joined letters meet) with expected letter widths, word by word when the name's spaces

@@ -171,28 +171,52 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 			cands = append(cands, c)
 		}
 	}
-	l.readAll(im, views, whitelist)
+	letters := make([]int, len(skills))
+	for k, s := range skills {
+		if latinScript(s) {
+			letters[k] = len([]rune(folded[k]))
+		}
+	}
+	b := newBudget(len(skills))
+	read := l.readRanked(im, im.rankCandidates(cands, letters), b, whitelist, func(read []*candidate) bool {
+		return allPlaced(assignSkills(read, skills, folded), skills)
+	})
 	for _, v := range views {
 		if v.err != nil {
 			return nil, fmt.Errorf("locate skills: %w", v.err)
 		}
 	}
-	match := l.matchSkills(im, regions, cands, skills, folded, whitelist)
+	match := l.matchSkills(im, regions, read, skills, folded, whitelist, letters, b)
 	for k, s := range skills {
 		if !latinScript(s) {
 			out[k].Notes = append(out[k].Notes, "not found: letters outside the Latin script the English OCR model reads")
 			continue
 		}
 		m := match[k]
+		cut := ""
+		if b.cut {
+			cut = fmt.Sprintf("search cut short: %d of %d word readings made (a text-dense sheet); unread ink may hold it", b.used, b.total)
+		}
 		if m.view == nil {
 			out[k].Notes = append(out[k].Notes, "not found")
+			if cut != "" {
+				out[k].Notes = append(out[k].Notes, cut)
+			}
 			continue
 		}
 		lay, notes, segConf := im.letterOutlines(m.view, s)
 		out[k].Letters = lay
 		out[k].Located = len(lay)
-		out[k].Confidence = round3(confidence(m.sim, m.margin) * segConf)
+		conf := confidence(m.sim, m.margin) * segConf
+		if cut != "" && m.sim < goodSim {
+			// A better reading of this skill may lie in the ink left unread.
+			conf *= 0.8
+		}
+		out[k].Confidence = round3(conf)
 		out[k].Notes = append(out[k].Notes, fmt.Sprintf("read %q (%.0f%% like the name)", m.view.rd.text, 100*m.sim))
+		if cut != "" && m.sim < goodSim {
+			out[k].Notes = append(out[k].Notes, cut)
+		}
 		if m.sim < 0.6 {
 			out[k].Notes = append(out[k].Notes, "weak read: the ink may be another word; confirm before ruling on it")
 		}
@@ -222,7 +246,7 @@ type skillMatch struct {
 // matchSkills assigns candidates to skills, then, when a skill is unmatched or poorly read,
 // adds pairs of regions in line with each other read as one (a skill written as two pieces
 // far apart, or a word split at a wide letter gap) and assigns again.
-func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string) []skillMatch {
+func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string, letters []int, b *budget) []skillMatch {
 	res := assignSkills(cands, skills, folded)
 	weak := false
 	for k := range skills {
@@ -233,10 +257,21 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 	if !weak {
 		return res
 	}
+	// Pairs are made of the regions whose ink was read (or a part of it).
+	seenRg := map[*region]bool{}
+	for _, c := range cands {
+		seenRg[c.rg] = true
+	}
 	var extra []*candidate
 	var views []*view
 	for i := range regions {
+		if !seenRg[regions[i]] {
+			continue
+		}
 		for j := i + 1; j < len(regions); j++ {
+			if !seenRg[regions[j]] {
+				continue
+			}
 			if !inLine(regions[i], regions[j]) {
 				continue
 			}
@@ -249,12 +284,25 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 			extra = append(extra, c)
 		}
 	}
-	all := append(append([]*candidate{}, cands...), extra...)
+	all := cands
 	if len(extra) > 0 {
-		l.readAll(im, views, whitelist)
+		read := l.readRanked(im, im.rankCandidates(extra, letters), b, whitelist, func(read []*candidate) bool {
+			return allPlaced(assignSkills(append(append([]*candidate{}, cands...), read...), skills, folded), skills)
+		})
+		all = append(append([]*candidate{}, cands...), read...)
 		res = assignSkills(all, skills, folded)
 	}
-	return l.rereadClipped(im, all, res, skills, folded, whitelist)
+	return l.rereadClipped(im, all, res, skills, folded, whitelist, letters, b)
+}
+
+// allPlaced reports whether every skill the model can read has a good read.
+func allPlaced(res []skillMatch, skills []string) bool {
+	for k, s := range skills {
+		if latinScript(s) && (res[k].view == nil || res[k].sim < goodSim) {
+			return false
+		}
+	}
+	return true
 }
 
 // clippedMinSimilar is the least similarity a skill takes a clipped read at (see rereadClipped).
@@ -266,7 +314,7 @@ var clipPass = true
 // rereadClipped reads, when a skill is still not found, the ink no skill took once more
 // without its descenders (see clipped), as another orientation of each candidate, and
 // assigns again.
-func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, skills, folded []string, whitelist string) []skillMatch {
+func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, skills, folded []string, whitelist string, letters []int, b *budget) []skillMatch {
 	missing := false
 	for k := range skills {
 		if !clipPass {
@@ -286,7 +334,10 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 			used[p] = true
 		}
 	}
-	var views []*view
+	// Each free candidate's clipped views, read as a stand-in candidate of its own (ranked
+	// and within the budget) and then added to the candidate's views.
+	var shadows []*candidate
+	owner := map[*candidate]*candidate{}
 	for _, c := range all {
 		free := true
 		for _, p := range c.parts {
@@ -295,9 +346,10 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 		if !free {
 			continue
 		}
+		sh := &candidate{rg: c.rg, parts: c.parts}
 		seen := map[*region]bool{}
-		for _, v := range append([]*view{}, c.views...) {
-			if seen[v.rg] {
+		for _, v := range c.views {
+			if seen[v.rg] || v.rd == nil {
 				continue
 			}
 			seen[v.rg] = true
@@ -306,16 +358,22 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 				continue
 			}
 			for _, psm := range readModes {
-				nv := &view{rg: cl, psm: psm}
-				c.views = append(c.views, nv)
-				views = append(views, nv)
+				sh.views = append(sh.views, &view{rg: cl, psm: psm})
 			}
 		}
+		if len(sh.views) > 0 {
+			shadows = append(shadows, sh)
+			owner[sh] = c
+		}
 	}
-	if len(views) == 0 {
+	if len(shadows) == 0 {
 		return res
 	}
-	l.readAll(im, views, whitelist)
+	read := l.readRanked(im, im.rankCandidates(shadows, letters), b, whitelist, func([]*candidate) bool { return false })
+	for _, sh := range read {
+		c := owner[sh]
+		c.views = append(c.views, sh.views...)
+	}
 	return assignSkills(all, skills, folded)
 }
 

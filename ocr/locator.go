@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/otiai10/gosseract/v2"
@@ -30,6 +31,7 @@ type Locator struct {
 	mu      sync.Mutex
 	all     []*tessClient
 	closed  bool
+	reads   atomic.Int64 // Tesseract recognitions made, for tests and benchmarks
 }
 
 type tessClient struct {
@@ -150,6 +152,7 @@ func (l *Locator) read(cr *crop, whitelist, psm string) (*reading, error) {
 		}
 	}
 	tc.uses++
+	l.reads.Add(1)
 	c := tc.c
 	_ = c.SetVariable("tessedit_char_whitelist", whitelist)
 	_ = c.SetVariable("tessedit_pageseg_mode", psm)
