@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -323,19 +324,22 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	if nothing && anyRemovedState {
 		d.undecided = append(d.undecided, "letters measured removed while no paper was removed")
 	}
+	// Whether no_full_letter applies may be too close to call. That makes the ruling
+	// undecided only when the verdict hangs on it; see below.
+	var letterDoubt []string
 	if d.removed == 0 && ambiguousNamed > 0 && !nothing {
 		what := "the skill torn for"
 		if named >= 0 {
 			what = c.skills[named].name
 		}
-		d.undecided = append(d.undecided, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear or could not be measured", what, ambiguousNamed))
+		letterDoubt = append(letterDoubt, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear or could not be measured", what, ambiguousNamed))
 	}
 	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"
 		if named >= 0 {
 			what = c.skills[named].name
 		}
-		d.undecided = append(d.undecided, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
+		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
 	// With nothing removed there is no removed paper: nothing_removed is the whole fault and
 	// the faults about the removed paper (its letters, its size, its edges, its pieces) are
@@ -354,6 +358,19 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 		if m.Pieces >= 2 {
 			d.faults = append(d.faults, FaultSeveralPieces)
+		}
+	}
+	if len(letterDoubt) > 0 {
+		if len(d.faults) > 1 {
+			// Another fault is certain: the tear is a faux pas whether or not a full letter
+			// was removed, and its consequences (one more tear owed, the letters left) are the
+			// same either way. Only the certain faults are listed; the GM reads the doubt.
+			d.faults = slices.DeleteFunc(d.faults, func(f Fault) bool { return f == FaultNoFullLetter })
+			for _, w := range letterDoubt {
+				d.notes = append(d.notes, w+", so no_full_letter may also apply: a faux pas either way")
+			}
+		} else {
+			d.undecided = append(d.undecided, letterDoubt...)
 		}
 	}
 

@@ -332,6 +332,7 @@ type step struct {
 	note    string // substring of a note
 	// unmeasured are the skills whose count left is flagged not measured.
 	unmeasured []string
+	faults     []Fault // when set, the faults listed
 }
 
 func TestRuleSequences(t *testing.T) {
@@ -361,10 +362,17 @@ func TestRuleSequences(t *testing.T) {
 		}},
 		{name: "undecided changes nothing, next tear catches up", steps: []step{
 			// ambiguous: undecided, Hop still counted 3, nothing owed.
-			{tear: use("Hop"), m: faux("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call"},
+			{tear: use("Hop"), m: meas("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call"},
 			// the next measurement, against the photo after the undecided tear, reports H gone.
 			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
 				note: "letter 1 (H) of Hop was not on the sheet before this tear"},
+		}},
+		{name: "a certain faux pas with a full letter too close to call", steps: []step{
+			// Not edge to edge for certain, H too close to call: a faux pas either way, one
+			// more tear owed; no_full_letter is not listed (it may or may not apply) and the
+			// note says so. H is counted as left (3), not measured.
+			{tear: use("Hop"), m: faux("AOO", "OOO"), verdict: FauxPas, hop: 3, axe: 3, owed: 1, paper: true, unmeasured: []string{"Hop"},
+				faults: []Fault{FaultNotEdgeToEdge}, note: "so no_full_letter may also apply: a faux pas either way"},
 		}},
 		{name: "a letter counted left under doubt turns out gone", steps: []step{
 			// H cut, o on the sheet or cut: no full letter, a certain faux pas; o counted left.
@@ -483,6 +491,9 @@ func TestRuleSequences(t *testing.T) {
 				}
 				if s.note != "" {
 					assert.True(t, containsAny(r.Notes, s.note), "tear %d notes %q lack %q", i+1, r.Notes, s.note)
+				}
+				if s.faults != nil {
+					assert.Equal(t, s.faults, r.Faults, "tear %d faults", i+1)
 				}
 				// The character agrees with its last ruling.
 				st := c.Standing()

@@ -41,6 +41,9 @@ type scores struct {
 	tears, unambiguous, verdictRight int
 	cutOff, cutOffUndecided          int // unambiguous tears whose photo cuts the sheet off
 	undecided, wrongDecided          int // unambiguous tears ruled undecided; decided but wrong
+	// faultInDoubt: the verdict right, a fault left out of the list because it was too close
+	// to call (the notes say it "may also apply"), the rest of the faults right.
+	faultInDoubt int
 	skills, skillsRight              int
 	outWrongly                       []string
 	faults                           map[judge.Fault]*[3]int // true positives, false positives, false negatives
@@ -117,7 +120,9 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 			if got.Verdict == want.Verdict && slices.Equal(got.Faults, want.Faults) {
 				s.verdictRight++
 			} else {
-				if got.Verdict == judge.Undecided {
+				if got.Verdict == want.Verdict && faultLeftInDoubt(got, want) {
+					s.faultInDoubt++
+				} else if got.Verdict == judge.Undecided {
 					s.undecided++
 					s.causes[undecidedCause(got.UndecidedReason)]++
 				} else {
@@ -146,6 +151,21 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 	}
 }
 
+// faultLeftInDoubt reports whether got lists want's faults except no_full_letter, which its
+// notes say may also apply (judge: a certain faux pas with a full letter too close to call).
+func faultLeftInDoubt(got, want judge.TearRuling) bool {
+	rest := slices.DeleteFunc(slices.Clone(want.Faults), func(f judge.Fault) bool { return f == judge.FaultNoFullLetter })
+	if len(rest) == len(want.Faults) || !slices.Equal(got.Faults, rest) {
+		return false
+	}
+	for _, n := range got.Notes {
+		if strings.Contains(n, "no_full_letter may also apply") {
+			return true
+		}
+	}
+	return false
+}
+
 func ratio(a, b int) float64 {
 	if b == 0 {
 		return 1
@@ -156,6 +176,9 @@ func ratio(a, b int) float64 {
 func (s *scores) report(tb testing.TB) {
 	tb.Logf("tears %d, unambiguous %d: verdict and faults right %d (%.1f%%); undecided %d; decided wrongly %d",
 		s.tears, s.unambiguous, s.verdictRight, 100*ratio(s.verdictRight, s.unambiguous), s.undecided, s.wrongDecided)
+	if s.faultInDoubt > 0 {
+		tb.Logf("verdict right but no_full_letter left out as too close to call (noted): %d", s.faultInDoubt)
+	}
 	if s.cutOff > 0 {
 		// Part of the sheet is outside such a photo: what was torn there cannot be seen, so
 		// undecided is the honest ruling (issue 3: a sheet cut off by the frame is an error).
