@@ -410,7 +410,13 @@ func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64
 	var gs [3]float64
 	n := 0
 	for y := 0; y < fh; y += 2 {
+		// Rows crossing the sheet: skip to the band on its right (same pixels, same order).
+		ry := max(off-y, y-(off+sz.Y-1), 0) < b0
 		for x := 0; x < fw; x += 2 {
+			if ry && x > off-b0 && x < off+sz.X-1+b0 {
+				x = (off+sz.X-1+b0+1)&^1 - 2
+				continue
+			}
 			i := y*fw + x
 			dx := max(off-x, x-(off+sz.X-1), 0)
 			dy := max(off-y, y-(off+sz.Y-1), 0)

@@ -3,7 +3,7 @@ package vision
 import (
 	"image"
 	"math"
-	"sort"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -63,7 +63,13 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		return c
 	}
 	for y := 0; y < fh; y += 2 {
+		// Rows crossing the sheet: skip to the band on its right (same pixels, same order).
+		ry := max(off-y, y-(off+sz.Y-1), 0) < b0
 		for x := 0; x < fw; x += 2 {
+			if ry && x > off-b0 && x < off+sz.X-1+b0 {
+				x = (off+sz.X-1+b0+1)&^1 - 2
+				continue
+			}
 			i := y*fw + x
 			if valid[i] != 255 || !inBand(x, y) {
 				continue
@@ -94,7 +100,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		ds[n] = abs32(c[0]-med[0]) + abs32(c[1]-med[1]) + abs32(c[2]-med[2])
 	}
 	sorted := append([]float32(nil), ds...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
+	slices.Sort(sorted)
 	inTol := max(occBandK*sorted[len(sorted)/2], occBandMin)
 	// ... and its median brightness (+changeFloor/3 against dark noise): an object the
 	// table's hue but far brighter or darker is no table either.
@@ -103,9 +109,9 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	for n, i := range band {
 		bs[n] = br(i)
 	}
-	sort.Slice(bs, func(a, b int) bool { return bs[a] < bs[b] })
+	slices.Sort(bs)
 	bmed := bs[len(bs)/2]
-	out := make(map[int]bool)
+	out := make([]bool, len(valid))
 	for n, i := range band {
 		if b := br(i); ds[n] > inTol || b > occBright*bmed || bmed > occBright*b {
 			out[i] = true
@@ -133,7 +139,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 			rs = append(rs, cdist(i, at(i)))
 		}
 	}
-	sort.Slice(rs, func(a, b int) bool { return rs[a] < rs[b] })
+	slices.Sort(rs)
 	spread := max(occK*rs[min(len(rs)-1, int(occSpreadQ*float64(len(rs))))], occChromaMin)
 	fm := make([]byte, sz.X*sz.Y)
 	found := false

@@ -826,9 +826,11 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
 		}
 	}
+	tr("m.edges")
 	var foreign []byte
 	if !fresh.refPending {
 		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out)
+		tr("m.foreign")
 	}
 	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, nil
 }
