@@ -45,10 +45,11 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	tr := tracer()
 	tf := tableField(wb, valid, fw, len(valid)/fw, off, sz, fresh.PxPerMM)
 	tr("c.table")
+	tc := newTrainCache(sz)
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
 	// edges) trains the next round's lighting,
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
-	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil, grey)
+	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil, grey, tc)
 	tr("c.round0")
 	for round := 1; round < changeRounds && out != nil; round++ {
 		c := make([]byte, len(conf))
@@ -78,7 +79,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			mg = margin
 		}
 		tr("c.prep")
-		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg, grey)
+		next := changeRound(fresh, wb, fw, off, sz, c, step, sure, tf, mg, grey, tc)
 		tr(fmt.Sprintf("c.round%d", round))
 		if next == nil {
 			break
@@ -88,9 +89,23 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	return out
 }
 
+// trainCache holds, per lighting training sample of changeRound (every other row and column
+// of the frame), what is the same in every round: whether the pixel looks like the table
+// (state 0 not yet computed, 1 no, 2 yes) and its ratio to the fresh sheet per channel.
+type trainCache struct {
+	sw    int
+	state []byte
+	ratio []float32
+}
+
+func newTrainCache(sz image.Point) *trainCache {
+	sw, sh := (sz.X+1)/2, (sz.Y+1)/2
+	return &trainCache{sw: sw, state: make([]byte, sw*sh), ratio: make([]float32, 3*sw*sh)}
+}
+
 // changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
 // (for the rounds that only train the next one).
-func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte, grey bool) []byte {
+func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte, grey bool, tc *trainCache) []byte {
 	fb := freshBlur(fresh)
 	lo, hi := freshRange(fresh)
 	if grey {
@@ -113,12 +128,25 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			// A pixel that looks like the table trains nothing: on a pale table, a few
 			// table pixels called paper would pull the lighting down where paper was torn
 			// away, and the table would then pass as shaded paper.
-			if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
+			// Both the test and the pixel's ratio to the fresh sheet are the same in every
+			// round: computed once (tc).
+			si := (y/2)*tc.sw + x/2
+			if tc.state[si] == 0 {
+				tc.state[si] = 1
+				if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
+					tc.state[si] = 2
+				} else {
+					for k := 0; k < 3; k++ {
+						tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+					}
+				}
+			}
+			if tc.state[si] == 2 {
 				continue
 			}
 			c := (y/ppm)*cw + x/ppm
 			for k := 0; k < 3; k++ {
-				sum[3*c+k] += float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+				sum[3*c+k] += tc.ratio[3*si+k]
 			}
 			cnt[c]++
 			known++

@@ -151,9 +151,9 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 				continue
 			}
 			c := at(i)
-			// Brightness ratio to the table's, +changeFloor/3 against dark noise.
+			// Brightness ratio to the table's, +changeFloor/3 against dark noise; then hue.
 			st, sa := c[0]+c[1]+c[2]+changeFloor/3, float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
-			if cdist(i, c) > spread || sa > occBright*st || st > occBright*sa {
+			if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
 				fm[j] = 255
 				found = true
 			}
