@@ -15,7 +15,7 @@ import (
 // readBudget is the most Tesseract reads one Locate makes (all passes together) for up to
 // six declared skills; each skill beyond six adds budgetPerSkill. A rendered sheet of six
 // skills needs about 40-140.
-var readBudget = 200
+var readBudget = 280
 
 const budgetPerSkill = 30
 
@@ -57,7 +57,28 @@ type budget struct {
 	limit, used int
 	cut         bool // some candidate was left unread for want of budget
 	total       int  // reads the full search would have made
+	// floor is the least similarity a skill is taken at on this sheet (see chanceFloor).
+	floor float64
 }
+
+// chanceFloor is the least similarity a read must have to place a skill on a sheet with n
+// candidate words for the given number of declared skills. A handwritten sheet holds its
+// skills and little else (two or three candidates a skill, pieces included); a text-dense
+// page holds hundreds of words, and among so many some word reads half like any name by
+// chance ("Guiado" for Guide, "sottae" for Notice on a printed page): the floor rises with
+// the candidates per skill beyond denseFrom, to at most denseFloor.
+func chanceFloor(n, skills int) float64 {
+	r := float64(n) / float64(max(1, skills))
+	if r <= denseFrom {
+		return minSimilar
+	}
+	return math.Min(denseFloor, minSimilar+0.15*math.Log2(r/denseFrom))
+}
+
+const (
+	denseFrom  = 8
+	denseFloor = 0.75
+)
 
 func newBudget(nSkills int) *budget {
 	return &budget{limit: readBudget + budgetPerSkill*max(0, nSkills-6)}

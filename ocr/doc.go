@@ -20,7 +20,12 @@
 //     cover only part of a name are refused. A skill still not found is looked for once more
 //     in the ink no skill took, read without its descenders (big descender loops make
 //     Tesseract misread the letters above them); such a read must be at least 55% like the
-//     name. A skill not found is reported "not found".
+//     name. On a text-dense sheet (many candidate words per declared skill) the least
+//     similarity rises with that number, since among hundreds of words some read half like
+//     any name. A one- or two-letter skill must be read along a sheet edge from ink about as
+//     short as its letters, the read spanning it (a letter read out of a longer word is not
+//     that word); a single letter must be a word region of its own. A skill not found is
+//     reported "not found".
 //   - Budget: candidates are read best first, ranked by how plausibly their ink holds one of
 //     the declared skills (length along the line per core height per letter, then larger
 //     writing first); the search stops once every skill has a good read or after a fixed

@@ -38,6 +38,7 @@ type candidate struct {
 	rg    *region
 	parts []int
 	views []*view
+	whole bool // the whole of one word region (not a piece of it, nor two regions)
 }
 
 // readAll reads every view, one goroutine per Tesseract client.
@@ -178,8 +179,9 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		}
 	}
 	b := newBudget(len(skills))
+	b.floor = chanceFloor(len(cands), len(readable))
 	read := l.readRanked(im, im.rankCandidates(cands, letters), b, whitelist, func(read []*candidate) bool {
-		return allPlaced(assignSkills(read, skills, folded), skills)
+		return allPlaced(assignSkills(im, read, skills, folded, b.floor), skills)
 	})
 	for _, v := range views {
 		if v.err != nil {
@@ -199,6 +201,9 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		}
 		if m.view == nil {
 			out[k].Notes = append(out[k].Notes, "not found")
+			if b.floor > minSimilar {
+				out[k].Notes = append(out[k].Notes, fmt.Sprintf("a text-dense sheet (%d word candidates): a read under %.0f%% like the name is as likely another word", len(cands), 100*b.floor))
+			}
 			if cut != "" {
 				out[k].Notes = append(out[k].Notes, cut)
 			}
@@ -247,7 +252,7 @@ type skillMatch struct {
 // adds pairs of regions in line with each other read as one (a skill written as two pieces
 // far apart, or a word split at a wide letter gap) and assigns again.
 func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate, skills, folded []string, whitelist string, letters []int, b *budget) []skillMatch {
-	res := assignSkills(cands, skills, folded)
+	res := assignSkills(im, cands, skills, folded, b.floor)
 	weak := false
 	for k := range skills {
 		if latinScript(skills[k]) && (res[k].view == nil || res[k].sim < 0.8) {
@@ -287,10 +292,10 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 	all := cands
 	if len(extra) > 0 {
 		read := l.readRanked(im, im.rankCandidates(extra, letters), b, whitelist, func(read []*candidate) bool {
-			return allPlaced(assignSkills(append(append([]*candidate{}, cands...), read...), skills, folded), skills)
+			return allPlaced(assignSkills(im, append(append([]*candidate{}, cands...), read...), skills, folded, b.floor), skills)
 		})
 		all = append(append([]*candidate{}, cands...), read...)
-		res = assignSkills(all, skills, folded)
+		res = assignSkills(im, all, skills, folded, b.floor)
 	}
 	return l.rereadClipped(im, all, res, skills, folded, whitelist, letters, b)
 }
@@ -374,7 +379,7 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 		c := owner[sh]
 		c.views = append(c.views, sh.views...)
 	}
-	return assignSkills(all, skills, folded)
+	return assignSkills(im, all, skills, folded, b.floor)
 }
 
 // pieceCore bounds the letter size pieceRuns measures gaps against, in core heights.
@@ -452,7 +457,7 @@ func (im *inkMap) pieceRuns(rg *region, ri int) []*candidate {
 		pieces = append(pieces, comps)
 		start = g.after + 1
 	}
-	whole := &candidate{rg: rg, parts: allParts(ri)}
+	whole := &candidate{rg: rg, parts: allParts(ri), whole: true}
 	if len(pieces) == 1 {
 		return []*candidate{whole}
 	}
@@ -571,8 +576,9 @@ type option struct {
 
 // assignSkills picks, for each skill, at most one candidate, no two sharing a piece of ink,
 // maximising the summed score (exhaustive search over each skill's best few options, with
-// branch and bound). Pairs below minSimilar are never taken.
-func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
+// branch and bound). Pairs below minSimilar, or the sheet's floor (chanceFloor), are never
+// taken.
+func assignSkills(im *inkMap, cands []*candidate, skills, folded []string, floor float64) []skillMatch {
 	const top = 6
 	opts := make([][]option, len(skills))
 	for i, c := range cands {
@@ -586,7 +592,13 @@ func assignSkills(cands []*candidate, skills, folded []string) []skillMatch {
 			vs[k], sims[k] = c.bestView(folded[k])
 		}
 		for k := range skills {
-			if sims[k] < minSimilar || vs[k] == nil {
+			if sims[k] < max(minSimilar, floor) || vs[k] == nil {
+				continue
+			}
+			// A one- or two-letter skill is not a piece of a longer word: its ink must be
+			// about as short as its letters, and what was read must span it; a single
+			// letter must be a word region of its own.
+			if n := len([]rune(folded[k])); n <= 2 && (n == 1 && !c.whole || !im.shortWordFits(vs[k], n)) {
 				continue
 			}
 			// A weak read that also covers only part of the name is a piece of some other
@@ -766,4 +778,51 @@ func convexHull(p []judge.Point) []judge.Point {
 		h = append(h, q)
 	}
 	return h[:len(h)-1]
+}
+
+// shortWordFits reports whether the view's ink can be a word of n (one or two) letters read
+// whole: read along a sheet edge (within shortAngle degrees), no longer along the line than
+// shortLength times its height nor shortCore core heights per letter, and the read symbols
+// spanning at least shortSpan of it (Tesseract reading one letter of a longer word, "a" of
+// "hand", leaves the rest of the ink unread).
+func (im *inkMap) shortWordFits(v *view, n int) bool {
+	rg := v.rg
+	if rg.full != nil {
+		return false // a clipped view is for long words' descender loops, not a letter
+	}
+	// A letter or two has no reading direction of its own to measure: read along one of the
+	// sheet's edges, as people write on a sheet; a diagonal read of a squarish word ("by"
+	// read as "a" at 45 degrees) is not one.
+	if d := math.Abs(math.Remainder(rg.angle(), math.Pi/2)); d > shortAngle*math.Pi/180 {
+		return false
+	}
+	if rg.u1-rg.u0+1 > shortLength*float64(n)*(rg.v1-rg.v0+1) {
+		return false
+	}
+	// Nor longer than shortCore core heights (x-height) per letter: joined-up letters.
+	if im.inkPerLetter(rg, n) > shortCore {
+		return false
+	}
+	return readSpan(v) >= shortSpan
+}
+
+const (
+	shortLength = 1.5
+	shortSpan   = 0.6
+	shortAngle  = 25.0
+	shortCore   = 2.5
+)
+
+// readSpan is the fraction of the ink's length along the reading direction that the read
+// symbols span, first to last (crop pixels).
+func readSpan(v *view) float64 {
+	if v.rd == nil || len(v.rd.syms) == 0 || v.cr == nil {
+		return 0
+	}
+	x0, x1 := math.MaxInt, math.MinInt
+	for _, s := range v.rd.syms {
+		x0, x1 = min(x0, s.box.Min.X), max(x1, s.box.Max.X)
+	}
+	ink := (v.rg.u1 - v.rg.u0 + 1) * v.cr.scale
+	return math.Min(1, float64(x1-x0)/math.Max(ink, 1))
 }
