@@ -629,3 +629,9 @@ func TestSucceeds(t *testing.T) {
 		assert.Equal(t, tc.want, tc.r.Succeeds(), "%s %s", tc.r.Kind, tc.r.Verdict)
 	}
 }
+
+func TestLettersLeftLabel(t *testing.T) {
+	assert.Equal(t, "letters left", LettersLeftLabel(TearRuling{Verdict: Valid}))
+	assert.Equal(t, "letters left", LettersLeftLabel(TearRuling{Verdict: FauxPas}))
+	assert.Equal(t, "letters left (as before this tear)", LettersLeftLabel(TearRuling{Verdict: Undecided}))
+}

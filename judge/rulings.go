@@ -153,6 +153,16 @@ func (r TearRuling) Succeeds() bool {
 	return false
 }
 
+// LettersLeftLabel is how people see the letters left of ruling r: "letters left", or for an
+// undecided tear (which changes nothing) "letters left (as before this tear)", so that counts
+// carried over are not read as measured after the tear.
+func LettersLeftLabel(r TearRuling) string {
+	if r.Verdict == Undecided {
+		return "letters left (as before this tear)"
+	}
+	return "letters left"
+}
+
 // LettersLeft writes skills' letters left for people: "Text 4, Dancing 7?", a count whose
 // letters were not all measured (never located on the fresh sheet) marked with "?", and a
 // legend after the list when there is one.

@@ -650,7 +650,7 @@ func AnnotationLines(r judge.TearRuling) []string {
 		lines = append(lines, "undecided: "+r.UndecidedReason)
 	}
 	if len(r.Skills) > 0 {
-		lines = append(lines, "letters left: "+judge.LettersLeft(r.Skills))
+		lines = append(lines, judge.LettersLeftLabel(r)+": "+judge.LettersLeft(r.Skills))
 	}
 	if r.Out {
 		lines = append(lines, "OUT: "+string(r.OutReason))

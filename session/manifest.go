@@ -66,6 +66,8 @@ type Player struct {
 	Sheet  string   // the untorn sheet's photo, relative to the manifest's folder, slash-separated
 	Tears  []Tear
 	Line   int // where the player starts in the manifest
+	// SheetLine is where the sheet's photo is named (0 when it is not).
+	SheetLine int
 }
 
 // Tear is one tear of a player, in manifest order.
@@ -251,7 +253,11 @@ func (m *Manifest) resolve(mode Mode) error {
 		return e
 	}
 	for _, p := range m.Players {
-		if err := check(p.Sheet, p.Line, fmt.Sprintf("player %q: sheet", p.Name)); err != nil {
+		line := p.Line
+		if p.SheetLine > 0 {
+			line = p.SheetLine
+		}
+		if err := check(p.Sheet, line, fmt.Sprintf("player %q: sheet", p.Name)); err != nil {
 			return err
 		}
 		for i, t := range p.Tears {
@@ -414,6 +420,7 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 	}
 	if r.Sheet != nil {
 		p.Sheet = strings.TrimSpace(*r.Sheet)
+		p.SheetLine = at("sheet")
 		if err := checkLocal(p.Sheet); err != nil {
 			return p, &lineError{at("sheet"), fmt.Sprintf("%s: sheet: %v", who, err)}
 		}
@@ -481,9 +488,12 @@ func (r *rawTear) tear(pos int, who string, declared map[string]string, mode Mod
 		if r.Photo != nil && strings.TrimSpace(*r.Photo) != "" {
 			return t, bad("last_ditch takes no photo (the sheet is crumpled and thrown)")
 		}
-		if r.Hit != nil {
-			t.Hit = *r.Hit
+		if r.Hit == nil {
+			// A miss and a hit both put the character out, but they are different outcomes:
+			// the referee does not guess which.
+			return t, bad("last_ditch needs hit: true or false (did the ball hit the GM?)")
 		}
+		t.Hit = *r.Hit
 		if err := checkName(t.Skill); t.Skill != "" && err != nil {
 			return t, bad("skill: %v", err)
 		}

@@ -96,7 +96,8 @@ func TestParseErrors(t *testing.T) {
 		{"backslash", head + "      - {photo: 'x\\b.jpg', kind: use, skill: Archery}\n", `use / between folders`},
 		{"unknown tear key", head + "      - {photo: b.jpg, kind: use, skill: Archery, hits: 1}\n", `m.yaml:6: unknown tear field "hits"`},
 		{"hit on use", head + "      - {photo: b.jpg, kind: use, skill: Archery, hit: true}\n", `tear 1: hit is only for last_ditch`},
-		{"last ditch photo", head + "      - {photo: b.jpg, kind: last_ditch}\n", `tear 1: last_ditch takes no photo`},
+		{"last ditch photo", head + "      - {photo: b.jpg, kind: last_ditch, hit: true}\n", `tear 1: last_ditch takes no photo`},
+		{"last ditch without hit", head + "      - {kind: last_ditch}\n", `tear 1: last_ditch needs hit: true or false`},
 		{"duplicate key", "paper: a4\npaper: letter\nplayers: []\n", `m.yaml:2: not a valid manifest: mapping key "paper" already defined at line 1`},
 		{"not utf8", "players: [\xff]\n", "m.yaml: not UTF-8 text"},
 	}
@@ -144,8 +145,8 @@ func TestLoadChecksFiles(t *testing.T) {
 	// A photo that does not exist (or is a folder) is a bad photo, not a bad manifest: the
 	// manifest loads and lists it in Missing, so that every other tear can still be ruled.
 	for _, tc := range []struct{ sheet, want string }{
-		{"photos/nope.jpg", `session.yaml:4: player "Ann": sheet: photos/nope.jpg: no such file`},
-		{"folder.jpg", `session.yaml:4: player "Ann": sheet: folder.jpg: not a regular file`},
+		{"photos/nope.jpg", `session.yaml:6: player "Ann": sheet: photos/nope.jpg: no such file`},
+		{"folder.jpg", `session.yaml:6: player "Ann": sheet: folder.jpg: not a regular file`},
 	} {
 		m, err := Load(manifest("default", tc.sheet), Audit)
 		require.NoError(t, err)

@@ -80,10 +80,16 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
+	if opts.Report == "-" {
+		return usageErrorf("--report -: the report is a file (only --json - writes to standard output)")
+	}
 	for _, out := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}} {
 		if err := checkOutputFile(out.flag, out.path); err != nil {
 			return err
 		}
+	}
+	if err := checkDistinctFiles(m, []namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", opts.DB}}); err != nil {
+		return err
 	}
 	if opts.DB != "" {
 		if err := checkDBFile("--db", opts.DB); err != nil {
@@ -94,12 +100,20 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		if err := os.MkdirAll(opts.Annotate, 0o755); err != nil {
 			return usageErrorf("--annotate %s: %v", opts.Annotate, errors.Unwrap(err))
 		}
+		if !writable(opts.Annotate) {
+			return usageErrorf("--annotate %s: folder is not writable", opts.Annotate)
+		}
 	}
 	dbPath := opts.DB
 	if dbPath == "" {
 		// tearcam.db next to the manifest, or in the working folder when the manifest's
 		// folder is read-only (SQLite's WAL needs to create files beside the database).
 		if dbPath, err = defaultDB(opts.IO, m.Dir); err != nil {
+			return err
+		}
+	}
+	if opts.DB == "" { // the default database, against the inputs and outputs too
+		if err := checkDistinctFiles(m, []namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", dbPath}}); err != nil {
 			return err
 		}
 	}
@@ -306,4 +320,55 @@ func noImageReason(r judge.TearRuling) string {
 		return "measurement refused"
 	}
 	return "not measured"
+}
+
+// namedPath is a file given on the command line, with the flag that named it.
+type namedPath struct{ flag, path string }
+
+// checkDistinctFiles refuses an output that is one of the audit's inputs (the manifest, the
+// template file, a photo) or another output: writing the rulings over a photo, the database
+// or the manifest would destroy what the rulings rest on. Files are compared by identity when
+// they exist (links and other names for the same file included), and by cleaned absolute
+// path when they do not yet.
+func checkDistinctFiles(m *session.Manifest, outs []namedPath) error {
+	inputs := []namedPath{{"the manifest", m.File}}
+	if m.TemplateRef != "" && m.TemplateRef != "default" {
+		inputs = append(inputs, namedPath{"the template", m.Path(m.TemplateRef)})
+	}
+	for _, p := range m.Players {
+		if p.Sheet != "" {
+			inputs = append(inputs, namedPath{fmt.Sprintf("the photo %s", p.Sheet), m.Path(p.Sheet)})
+		}
+		for _, t := range p.Tears {
+			if t.Photo != "" {
+				inputs = append(inputs, namedPath{fmt.Sprintf("the photo %s", t.Photo), m.Path(t.Photo)})
+			}
+		}
+	}
+	same := func(a, b string) bool {
+		sa, errA := os.Stat(a)
+		sb, errB := os.Stat(b)
+		if errA == nil && errB == nil {
+			return os.SameFile(sa, sb)
+		}
+		aa, err1 := filepath.Abs(a)
+		bb, err2 := filepath.Abs(b)
+		return err1 == nil && err2 == nil && aa == bb
+	}
+	for i, o := range outs {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		for _, in := range inputs {
+			if same(o.path, in.path) {
+				return usageErrorf("%s %s: is %s, which the audit reads: choose another file", o.flag, o.path, in.flag)
+			}
+		}
+		for _, o2 := range outs[:i] {
+			if o2.path != "" && o2.path != "-" && same(o.path, o2.path) {
+				return usageErrorf("%s %s: is also the %s file: choose another file", o.flag, o.path, o2.flag)
+			}
+		}
+	}
+	return nil
 }

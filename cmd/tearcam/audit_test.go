@@ -155,7 +155,7 @@ func TestAuditWritesEverything(t *testing.T) {
     2  ann-2.jpg  damage      Tea Ceremony  faux_pas   no_full_letter; 1 tear(s) owed
        letters left: Archery 6, Tea Ceremony 10
     3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; 1 tear(s) owed
-       letters left: Archery 6, Tea Ceremony 10
+       letters left (as before this tear): Archery 6, Tea Ceremony 10
     4  -          last_ditch                valid      the ball missed the GM; 1 tear(s) owed; OUT: last_ditch
        letters left: Archery 6, Tea Ceremony 10
 `
@@ -259,6 +259,12 @@ func TestAuditBadInput(t *testing.T) {
 		{"json folder missing", []string{manifest, "--json", filepath.Join(dir, "no", "r.json")}, "--json"},
 		{"db folder missing", []string{manifest, "--db", filepath.Join(dir, "no", "t.db")}, "--db"},
 		{"report is a folder", []string{manifest, "--report", dir}, "is a folder"},
+		{"report to stdout", []string{manifest, "--report", "-"}, "--report -: the report is a file"},
+		// Outputs that are the audit's own inputs, or each other.
+		{"json over a photo", []string{manifest, "--json", filepath.Join(dir, "ann-1.jpg")}, "is the photo ann-1.jpg, which the audit reads"},
+		{"report over the manifest", []string{manifest, "--report", manifest}, "is the manifest, which the audit reads"},
+		{"json over the database", []string{manifest, "--db", filepath.Join(dir, "a.db"), "--json", filepath.Join(dir, "a.db")}, "--db " + filepath.Join(dir, "a.db") + ": is also the --json file"},
+		{"json and report the same file", []string{manifest, "--json", filepath.Join(dir, "same"), "--report", filepath.Join(dir, "same")}, "is also the --json file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -242,6 +242,8 @@ func TestAuditReadOnlyFolders(t *testing.T) {
 			"tearcam: --json ../ro/x.json: folder ../ro is not writable\n"},
 		{"report in a read-only folder", rw, []string{manifest, "--db", "t.db", "--report", "../ro/x.html"}, 2,
 			"tearcam: --report ../ro/x.html: folder ../ro is not writable\n"},
+		{"annotated images into an existing read-only folder", rw, []string{manifest, "--db", "t.db", "--annotate", "../ro"}, 2,
+			"tearcam: --annotate ../ro: folder is not writable\n"},
 		{"default database, read-only manifest folder and working folder", ro, []string{"session.yaml"}, 2,
 			"tearcam: session database: the manifest's folder . is not writable: choose a database file in a writable folder with --db\n"},
 		{"default database, read-only manifest folder, writable working folder", rw, []string{manifest}, 0,

@@ -108,5 +108,5 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 	if len(detail) > 0 {
 		line += "  " + strings.Join(detail, "; ")
 	}
-	t.printf("%s\n  %3s  letters left: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeft(r.Skills))
+	t.printf("%s\n  %3s  %s: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))
 }

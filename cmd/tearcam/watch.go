@@ -398,7 +398,7 @@ func rulingLine(player string, r judge.TearRuling) string {
 		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
 	}
 	if len(left) > 0 {
-		fmt.Fprintf(&b, "; letters left: %s", strings.Join(left, ", "))
+		fmt.Fprintf(&b, "; %s: %s", judge.LettersLeftLabel(r), strings.Join(left, ", "))
 	}
 	if r.OwedTears > 0 {
 		fmt.Fprintf(&b, "; tears owed: %d", r.OwedTears)
