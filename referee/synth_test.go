@@ -43,13 +43,13 @@ type scores struct {
 	undecided, wrongDecided          int // unambiguous tears ruled undecided; decided but wrong
 	// faultInDoubt: the verdict right, a fault left out of the list because it was too close
 	// to call (the notes say it "may also apply"), the rest of the faults right.
-	faultInDoubt int
-	skills, skillsRight              int
-	outWrongly                       []string
-	faults                           map[judge.Fault]*[3]int // true positives, false positives, false negatives
-	wrong                            []string
-	causes                           map[string]int // why unambiguous tears were undecided
-	fallbacks                        []string       // tears registered to the previous photo
+	faultInDoubt        int
+	skills, skillsRight int
+	outWrongly          []string
+	faults              map[judge.Fault]*[3]int // true positives, false positives, false negatives
+	wrong               []string
+	causes              map[string]int // why unambiguous tears were undecided
+	fallbacks           []string       // tears registered to the previous photo
 }
 
 // undecidedCause sorts an undecided reason into a few causes, for the figures' log.
