@@ -242,6 +242,10 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		}
 	}
 	out := make([]byte, sz.X*sz.Y)
+	ones := make([]byte, step) // a block row of paper, for the coarse rounds
+	for i := range ones {
+		ones[i] = 255
+	}
 	for y := step / 2; y < sz.Y; y += step {
 		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
@@ -271,10 +275,9 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 					out[j] = 255
 					continue
 				}
+				x0, x1 := x-step/2, min(x-step/2+step, sz.X)
 				for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
-					for xx := x - step/2; xx < min(x-step/2+step, sz.X); xx++ {
-						out[yy*sz.X+xx] = 255
-					}
+					copy(out[yy*sz.X+x0:yy*sz.X+x1], ones)
 				}
 			}
 		}
