@@ -66,7 +66,8 @@ type budget struct {
 // skills and little else (two or three candidates a skill, pieces included); a text-dense
 // page holds hundreds of words, and among so many some word reads half like any name by
 // chance ("Guiado" for Guide, "sottae" for Notice on a printed page): the floor rises with
-// the candidates per skill beyond denseFrom, to at most denseFloor.
+// the candidates per skill beyond denseFrom, to at most denseFloor (a printed page: "ligt"
+// for List reads 75% like it).
 func chanceFloor(n, skills int) float64 {
 	r := float64(n) / float64(max(1, skills))
 	if r <= denseFrom {
@@ -77,7 +78,7 @@ func chanceFloor(n, skills int) float64 {
 
 const (
 	denseFrom  = 8
-	denseFloor = 0.75
+	denseFloor = 0.8
 )
 
 func newBudget(nSkills int) *budget {
