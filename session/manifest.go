@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -305,10 +306,23 @@ func (m *Manifest) inside(rel string) (string, error) {
 	return p, nil
 }
 
-// text is a name as the manifest gives it: trimmed and in Unicode normal form C, so that
-// "Café" typed with one code point for é and with e plus a combining accent are the same
-// skill (or player).
-func text(s string) string { return norm.NFC.String(strings.TrimSpace(s)) }
+// text is a name as the manifest gives it, normalised by Name.
+func text(s string) string { return Name(s) }
+
+// Name normalises a player's or skill's name as every command takes it: invisible format
+// characters (zero-width spaces and joiners, Unicode category Cf) removed, then Unicode
+// compatibility normal form KC and trimmed, so that "Café" typed with one code point for é
+// or with e plus a combining accent, "ﬁsh" with a ligature and "fish", or "Te<ZWSP>xt" and
+// "Text" are the same name.
+func Name(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(norm.NFKC.String(s))
+}
 
 // checkLocal refuses a path that is empty, absolute or leaves the manifest's folder.
 func checkLocal(p string) error {

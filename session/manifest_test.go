@@ -190,4 +190,10 @@ func TestNamesAreNormalised(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, nfc, m.Players[0].Skills[0])
 	assert.Equal(t, nfc, m.Players[0].Tears[0].Skill)
+	// A ligature and its letters, and a name with a zero-width space, are the same name.
+	for _, pair := range [][2]string{{"\ufb01sh", "fish"}, {"Te\u200bxt", "Text"}} {
+		_, err := Parse("m.yaml", []byte("players:\n  - name: A\n    skills: [\""+pair[0]+"\", \""+pair[1]+"\"]\n"), Plan)
+		assert.ErrorContains(t, err, "declared twice", "%q", pair[0])
+		assert.Equal(t, pair[1], Name(pair[0]))
+	}
 }

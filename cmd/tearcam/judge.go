@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/text/unicode/norm"
 
 	"tearcam/judge"
 	"tearcam/referee"
@@ -86,7 +85,7 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 	seen := map[string]bool{}
 	empty := strings.TrimSpace(strings.ReplaceAll(opts.Skills, ",", "")) == ""
 	for i, s := range strings.Split(opts.Skills, ",") {
-		s = norm.NFC.String(strings.TrimSpace(s)) // one skill typed two ways is one skill
+		s = session.Name(s) // one skill typed two ways is one skill
 		switch {
 		case s == "" && empty:
 			continue
@@ -104,7 +103,7 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 		return nil, usageErrorf("--skills: no skill given")
 	}
 	kind, skill, ok := strings.Cut(opts.Tear, ":")
-	kind, skill = strings.TrimSpace(kind), norm.NFC.String(strings.TrimSpace(skill))
+	kind, skill = strings.TrimSpace(kind), session.Name(skill)
 	t := session.Tear{Tear: judge.Tear{Kind: judge.Kind(kind)}, Photo: opts.After}
 	switch t.Kind {
 	case judge.KindUse, judge.KindDamage, judge.KindPenalty:

@@ -154,14 +154,19 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 	pl := &watchPlan{Paper: paper, Template: tmpl, Name: "watch"}
 	seen := map[string]bool{}
 	for i, name := range o.Players {
-		name = strings.TrimSpace(name)
+		name = session.Name(name)
 		if name == "" || seen[strings.ToLower(name)] {
 			return nil, usageErrorf("watch: --player %q: names must be given and distinct", o.Players[i])
 		}
 		seen[strings.ToLower(name)] = true
 		var skills []string
+		declared := map[string]bool{}
 		for _, s := range strings.Split(o.Skills[i], ",") {
-			if s = strings.TrimSpace(s); s != "" {
+			if s = session.Name(s); s != "" {
+				if declared[strings.ToLower(s)] {
+					return nil, usageErrorf("watch: --skills for %s: %q given twice", name, s)
+				}
+				declared[strings.ToLower(s)] = true
 				skills = append(skills, s)
 			}
 		}

@@ -446,6 +446,7 @@ func TestWatchBadInput(t *testing.T) {
 		{"no players", []string{"watch", "--source", "0"}, 2, "say who plays"},
 		{"unpaired skills", []string{"watch", "--source", "0", "--player", "Ann", "--player", "Bob", "--skills", "A"}, 2, "2 --player but 1 --skills"},
 		{"session and players", []string{"watch", "--source", "0", "--session", plan, "--player", "Ann", "--skills", "A"}, 2, "cannot be used together"},
+		{"skill given twice", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "Caf\u00e9,Cafe\u0301"}, 2, `--skills for Ann: "Café" given twice`},
 		{"bad manifest", []string{"watch", "--source", "0", "--session", filepath.Join(dir, "nope.yaml")}, 2, "nope.yaml"},
 		{"camera missing", []string{"watch", "--source", "0", "--session", plan}, 1, "/dev/video0 does not exist (no camera attached?)"},
 		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 1, "gone.mp4"},
