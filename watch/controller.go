@@ -38,7 +38,8 @@ func newController(cfg Config, ref Referee) *controller {
 	for _, p := range cfg.Players {
 		ps := &playerState{Player: p}
 		ps.rulings = judge.PlayerRulings{Name: p.Name, Tears: []judge.TearRuling{},
-			Sheet: judge.SheetResult{Skills: []judge.SkillResult{}}}
+			Sheet: judge.SheetResult{Skills: []judge.SkillResult{},
+				Error: "the untorn sheet was never seen settled by the camera"}}
 		c.players = append(c.players, ps)
 	}
 	return c

@@ -182,3 +182,12 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		})
 	}
 }
+
+// TestSheetNeverSeenSaysWhy: until the camera sees a player's untorn sheet settle, the
+// player's sheet in the rulings is not found and says why (the JSON's sheet.error).
+func TestSheetNeverSeenSaysWhy(t *testing.T) {
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery"}}}, Paper: template.Paper{Name: "a4"}}, nil)
+	s := c.players[0].rulings.Sheet
+	assert.False(t, s.Found)
+	assert.Equal(t, "the untorn sheet was never seen settled by the camera", s.Error)
+}
