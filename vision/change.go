@@ -155,26 +155,8 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	if known < sz.X*sz.Y/200 {
 		return nil
 	}
-	// Normalised convolution on the cell grid.
-	sm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(sum))
-	if err != nil {
-		return nil
-	}
-	defer sm.Close()
-	cm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32F, f32bytes(cnt))
-	if err != nil {
-		return nil
-	}
-	defer cm.Close()
-	bs, bc := gocv.NewMat(), gocv.NewMat()
-	defer bs.Close()
-	defer bc.Close()
-	sig := changeSigmaMM / changeCellMM
-	k := int(6*sig) | 1
-	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), sig, sig, gocv.BorderReplicate)
-	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), sig, sig, gocv.BorderReplicate)
-	bsv, bcv := float32s(bs), float32s(bc)
-	// Global gain for cells with no support nearby.
+	// Normalised convolution on the cell grid; cells with no support nearby take the
+	// global gain.
 	var gs [3]float64
 	var gn float64
 	for c := range cnt {
@@ -183,15 +165,11 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		}
 		gn += float64(cnt[c])
 	}
-	gain := make([]float32, 3*cw*ch)
-	for c := range cnt {
-		for k := 0; k < 3; k++ {
-			if bcv[c] > 0.5 {
-				gain[3*c+k] = bsv[3*c+k] / bcv[c]
-			} else {
-				gain[3*c+k] = float32(gs[k] / gn)
-			}
-		}
+	sig := changeSigmaMM / changeCellMM
+	gain := normConv(sum, cnt, cw, ch, sig, int(6*sig)|1, gocv.BorderReplicate, 0.5,
+		[3]float32{float32(gs[0] / gn), float32(gs[1] / gn), float32(gs[2] / gn)})
+	if gain == nil {
+		return nil
 	}
 	// Gain at full resolution: bilinear upsampling of the cell grid (cell centres line up
 	// with pixel centres: resize maps centres to centres).
@@ -279,6 +257,41 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
 					copy(out[yy*sz.X+x0:yy*sz.X+x1], ones)
 				}
+			}
+		}
+	}
+	return out
+}
+
+// normConv is normalised convolution on a cw x ch grid of cells: sum holds each cell's
+// summed colour (BGR, 3 per cell) and cnt its count of pixels; both are blurred with a
+// Gaussian of sig cells (kernel k cells wide, the given border), and each cell's colour is
+// the blurred sum over the blurred count, or fallback where the blurred count is not above
+// minW. nil when OpenCV refuses the buffers.
+func normConv(sum, cnt []float32, cw, ch int, sig float64, k int, border gocv.BorderType, minW float32, fallback [3]float32) []float32 {
+	sm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(sum))
+	if err != nil {
+		return nil
+	}
+	defer sm.Close()
+	cm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32F, f32bytes(cnt))
+	if err != nil {
+		return nil
+	}
+	defer cm.Close()
+	bs, bc := gocv.NewMat(), gocv.NewMat()
+	defer bs.Close()
+	defer bc.Close()
+	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), sig, sig, border)
+	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), sig, sig, border)
+	bsv, bcv := float32s(bs), float32s(bc)
+	out := make([]float32, 3*cw*ch)
+	for c := range cnt {
+		for j := 0; j < 3; j++ {
+			if bcv[c] > minW {
+				out[3*c+j] = bsv[3*c+j] / bcv[c]
+			} else {
+				out[3*c+j] = fallback[j]
 			}
 		}
 	}
@@ -466,32 +479,14 @@ func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64
 	if n < 100 {
 		return nil
 	}
-	sm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32FC3, f32bytes(sum))
-	if err != nil {
-		return nil
-	}
-	defer sm.Close()
-	cm, err := gocv.NewMatFromBytes(ch, cw, gocv.MatTypeCV32F, f32bytes(cnt))
-	if err != nil {
-		return nil
-	}
-	defer cm.Close()
 	// A kernel of +-5 sigma and no threshold on the weight: the estimate reaches 75 mm
 	// into the sheet (the nearest band pixels dominate), the band's mean beyond.
 	sig := tableSigmaMM / changeCellMM
-	k := int(10*sig) | 1
-	gocv.GaussianBlur(sm, &sm, image.Pt(k, k), sig, sig, gocv.BorderConstant)
-	gocv.GaussianBlur(cm, &cm, image.Pt(k, k), sig, sig, gocv.BorderConstant)
-	sv, cv := float32s(sm), float32s(cm)
-	t := &tableColours{cell: cell, cw: cw, col: make([]float32, 3*cw*ch)}
-	for c := range cnt {
-		for k := 0; k < 3; k++ {
-			if cv[c] > 1e-6 {
-				t.col[3*c+k] = sv[3*c+k] / cv[c]
-			} else {
-				t.col[3*c+k] = float32(gs[k] / float64(n))
-			}
-		}
+	col := normConv(sum, cnt, cw, ch, sig, int(10*sig)|1, gocv.BorderConstant, 1e-6,
+		[3]float32{float32(gs[0] / float64(n)), float32(gs[1] / float64(n)), float32(gs[2] / float64(n))})
+	if col == nil {
+		return nil
 	}
+	t := &tableColours{cell: cell, cw: cw, col: col}
 	return t
 }
