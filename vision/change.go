@@ -263,6 +263,32 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	return out
 }
 
+// bandPixels calls f, in raster order, for every second pixel of every second row of the
+// warped frame (fw wide, the sheet at a margin of off px, sz its size) that lies inside the
+// photo (valid 255) and 3 to 8 mm (at ppm px/mm) outside the sheet: the band where, once a
+// photo is registered, only the table shows (paper never grows).
+func bandPixels(valid []byte, fw, off int, sz image.Point, ppm float64, f func(i, x, y int)) {
+	fh := len(valid) / fw
+	b0, b1 := int(3*ppm), int(8*ppm)
+	for y := 0; y < fh; y += 2 {
+		// Rows crossing the sheet: skip to the band on its right (same pixels, same order).
+		ry := max(off-y, y-(off+sz.Y-1), 0) < b0
+		for x := 0; x < fw; x += 2 {
+			if ry && x > off-b0 && x < off+sz.X-1+b0 {
+				x = (off+sz.X-1+b0+1)&^1 - 2
+				continue
+			}
+			i := y*fw + x
+			dx := max(off-x, x-(off+sz.X-1), 0)
+			dy := max(off-y, y-(off+sz.Y-1), 0)
+			if d := max(dx, dy); d < b0 || d > b1 || valid[i] != 255 {
+				continue
+			}
+			f(i, x, y)
+		}
+	}
+}
+
 // normConv is normalised convolution on a cw x ch grid of cells: sum holds each cell's
 // summed colour (BGR, 3 per cell) and cnt its count of pixels; both are blurred with a
 // Gaussian of sig cells (kernel k cells wide, the given border), and each cell's colour is
@@ -450,32 +476,20 @@ func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64
 	cw, ch := (fw+cell-1)/cell, (fh+cell-1)/cell
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
-	b0, b1 := int(3*ppm), int(8*ppm)
 	var gs [3]float64
 	n := 0
-	for y := 0; y < fh; y += 2 {
-		// Rows crossing the sheet: skip to the band on its right (same pixels, same order).
-		ry := max(off-y, y-(off+sz.Y-1), 0) < b0
-		for x := 0; x < fw; x += 2 {
-			if ry && x > off-b0 && x < off+sz.X-1+b0 {
-				x = (off+sz.X-1+b0+1)&^1 - 2
-				continue
-			}
-			i := y*fw + x
-			dx := max(off-x, x-(off+sz.X-1), 0)
-			dy := max(off-y, y-(off+sz.Y-1), 0)
-			if d := max(dx, dy); d < b0 || d > b1 || valid[i] != 255 || (use != nil && !use(i)) {
-				continue
-			}
-			c := (y/cell)*cw + x/cell
-			for k := 0; k < 3; k++ {
-				sum[3*c+k] += float32(wb[3*i+k])
-				gs[k] += float64(wb[3*i+k])
-			}
-			cnt[c]++
-			n++
+	bandPixels(valid, fw, off, sz, ppm, func(i, x, y int) {
+		if use != nil && !use(i) {
+			return
 		}
-	}
+		c := (y/cell)*cw + x/cell
+		for k := 0; k < 3; k++ {
+			sum[3*c+k] += float32(wb[3*i+k])
+			gs[k] += float64(wb[3*i+k])
+		}
+		cnt[c]++
+		n++
+	})
 	if n < 100 {
 		return nil
 	}

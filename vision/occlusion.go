@@ -43,14 +43,6 @@ const (
 // small to know the table. wb is the blurred warped photo with a margin of off px (fw wide,
 // BGR), valid marks warped pixels inside the photo, ppm is px per mm of the frame.
 func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mask []byte) []byte {
-	fh := len(valid) / fw
-	b0, b1 := int(3*ppm), int(8*ppm)
-	inBand := func(x, y int) bool {
-		dx := max(off-x, x-(off+sz.X-1), 0)
-		dy := max(off-y, y-(off+sz.Y-1), 0)
-		d := max(dx, dy)
-		return d >= b0 && d <= b1
-	}
 	// The band's median chromaticity and the median distance to it: vignetting and shading
 	// change a table's brightness across the photo far more than its hue.
 	var band []int
@@ -62,25 +54,13 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		}
 		return c
 	}
-	for y := 0; y < fh; y += 2 {
-		// Rows crossing the sheet: skip to the band on its right (same pixels, same order).
-		ry := max(off-y, y-(off+sz.Y-1), 0) < b0
-		for x := 0; x < fw; x += 2 {
-			if ry && x > off-b0 && x < off+sz.X-1+b0 {
-				x = (off+sz.X-1+b0+1)&^1 - 2
-				continue
-			}
-			i := y*fw + x
-			if valid[i] != 255 || !inBand(x, y) {
-				continue
-			}
-			band = append(band, i)
-			c := chroma(i)
-			for k := 0; k < 3; k++ {
-				hist[k][min(255, int(c[k]*255))]++
-			}
+	bandPixels(valid, fw, off, sz, ppm, func(i, _, _ int) {
+		band = append(band, i)
+		c := chroma(i)
+		for k := 0; k < 3; k++ {
+			hist[k][min(255, int(c[k]*255))]++
 		}
-	}
+	})
 	if len(band) < 100 {
 		return nil
 	}
@@ -117,7 +97,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 			out[i] = true
 		}
 	}
-	tf := tableFieldOf(wb, valid, fw, fh, off, sz, ppm, func(i int) bool { return !out[i] })
+	tf := tableFieldOf(wb, valid, fw, len(valid)/fw, off, sz, ppm, func(i int) bool { return !out[i] })
 	if tf == nil {
 		return nil
 	}
