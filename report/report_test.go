@@ -93,10 +93,10 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 			[]string{"covers the template: yes.", "covers the template: no.", "mm²", "piece(s)", "edge to edge: "}},
 		{"measured", articles[0],
 			[]string{"Removed 1520 mm² in 1 piece(s); edge to edge: yes; template fits: yes", "Paper left covers the template: yes."},
-			[]string{"not measured<", "not measured."}},
-		{"undecided, measured", articles[4],
-			[]string{"Paper left covers the template: yes."},
 			[]string{"not measured<", "not measured.", "as before this tear"}},
+		{"undecided, measured", articles[4],
+			[]string{"Paper left covers the template: yes.", "letters left (as before this tear)"},
+			[]string{"not measured<", "not measured."}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
