@@ -53,16 +53,12 @@ func registerAllSynth(t *testing.T) []regAllRow {
 	for _, dir := range synthDirs(t) {
 		tr, err := synth.LoadTruth(dir)
 		require.NoError(t, err)
-		paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+		paper := truthPaper(tr)
 		for _, pl := range tr.Players {
 			if pl.Sheet.CutOff {
 				continue
 			}
-			img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
-			require.NoError(t, err)
-			fresh, err := Fresh(img, paper)
-			img.Close()
-			require.NoError(t, err)
+			fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
 			th0 := homog(pl.Sheet.Homography)
 			var prev *SheetImage // the last registered sheet (the referee's fallback)
 			for i, tt := range pl.Tears {
@@ -169,14 +165,11 @@ func TestRegisterOneDebug(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "images", "synth", filepath.Dir(f))
 	tr, err := synth.LoadTruth(dir)
 	require.NoError(t, err)
-	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	paper := truthPaper(tr)
 	pl := tr.Players[0]
-	img, _ := ReadImage(filepath.Join(dir, pl.Sheet.File))
-	fresh, err := Fresh(img, paper)
-	img.Close()
-	require.NoError(t, err)
+	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
 	defer fresh.Close()
-	img, _ = ReadImage(filepath.Join("..", "testdata", "images", "synth", f))
+	img, _ := ReadImage(filepath.Join("..", "testdata", "images", "synth", f))
 	defer img.Close()
 	debugDir = os.Getenv("VISION_REGONE_DIR")
 	defer func() { debugDir = "" }()
@@ -238,16 +231,12 @@ func registerSynthTear(t *testing.T, cs string, tear int) (float64, error) {
 	}
 	tr, err := synth.LoadTruth(dir)
 	require.NoError(t, err)
-	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	paper := truthPaper(tr)
 	pl := tr.Players[0]
-	img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
-	require.NoError(t, err)
-	fresh, err := Fresh(img, paper)
-	img.Close()
-	require.NoError(t, err)
+	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
 	defer fresh.Close()
 	tt := pl.Tears[tear-1]
-	img, err = ReadImage(filepath.Join(dir, tt.Photo.File))
+	img, err := ReadImage(filepath.Join(dir, tt.Photo.File))
 	require.NoError(t, err)
 	defer img.Close()
 	after, err := Register(fresh, img)
@@ -288,12 +277,8 @@ func TestRegisterOtherSheetRefused(t *testing.T) {
 	}
 	tr, err := synth.LoadTruth(filepath.Join(dir, "case-001"))
 	require.NoError(t, err)
-	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
-	img, err := ReadImage(filepath.Join(dir, "case-001", tr.Players[0].Sheet.File))
-	require.NoError(t, err)
-	fresh, err := Fresh(img, paper)
-	img.Close()
-	require.NoError(t, err)
+	paper := truthPaper(tr)
+	fresh := synthFresh(t, filepath.Join(dir, "case-001", tr.Players[0].Sheet.File), paper)
 	defer fresh.Close()
 	n := 0
 	for _, cs := range []string{"case-004", "case-005", "case-008"} {

@@ -55,6 +55,23 @@ func synthDirs(t *testing.T) []string {
 	return dirs
 }
 
+// truthPaper is the synthetic case's paper as template.Paper.
+func truthPaper(tr *synth.Truth) template.Paper {
+	return template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+}
+
+// synthFresh runs Fresh on a synthetic case's photo, which must show the whole sheet; the
+// caller closes the sheet.
+func synthFresh(t *testing.T, path string, paper template.Paper) *SheetImage {
+	t.Helper()
+	img, err := ReadImage(path)
+	require.NoError(t, err)
+	fresh, err := Fresh(img, paper)
+	img.Close()
+	require.NoError(t, err)
+	return fresh
+}
+
 func TestSynthSet(t *testing.T) {
 	var st synthStats
 	if os.Getenv("VISION_SYNTH_OCR") != "" {
@@ -119,7 +136,7 @@ func TestSynthSet(t *testing.T) {
 }
 
 func runSynthCase(t *testing.T, dir string, tr *synth.Truth, st *synthStats) {
-	paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+	paper := truthPaper(tr)
 	tpl := template.Template{Name: tr.Template.Name, PolygonMM: tr.Template.PolygonMM}
 	fail := func(format string, a ...any) {
 		st.failures = append(st.failures, fmt.Sprintf("%s: ", filepath.Base(dir))+fmt.Sprintf(format, a...))

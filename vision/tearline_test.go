@@ -13,7 +13,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"tearcam/internal/synth"
-	"tearcam/template"
 )
 
 // TestTearLineError measures how far the registered paper mask of each synthetic after-photo
@@ -30,16 +29,12 @@ func TestTearLineError(t *testing.T) {
 	for _, dir := range synthDirs(t) {
 		tr, err := synth.LoadTruth(dir)
 		require.NoError(t, err)
-		paper := template.Paper{Name: tr.Paper.Name, WidthMM: tr.Paper.WidthMM, HeightMM: tr.Paper.HeightMM}
+		paper := truthPaper(tr)
 		for _, pl := range tr.Players {
 			if pl.Sheet.CutOff {
 				continue
 			}
-			img, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
-			require.NoError(t, err)
-			fresh, err := Fresh(img, paper)
-			img.Close()
-			require.NoError(t, err)
+			fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
 			toOurs := homog(fresh.H).inv().mul(homog(pl.Sheet.Homography))
 			ink := freshInk(fresh)
 			var gone [][]pt
