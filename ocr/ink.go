@@ -320,11 +320,18 @@ func coreBand(pix []int32, w int) float64 {
 		x, y := float64(int(p)%w)-cx, float64(int(p)/w)-cy
 		rows[int(-x*uy+y*ux-v0)]++
 	}
+	a, b := busyRows(rows)
+	return float64(b - a + 1)
+}
+
+// busyRows is the first and last index of the rows holding at least 40% of the busiest
+// row's count (the core band of a line of writing); -1, -1 for an empty profile.
+func busyRows(rows []int) (a, b int) {
 	mx := 0
 	for _, r := range rows {
 		mx = max(mx, r)
 	}
-	a, b := -1, -1
+	a, b = -1, -1
 	for i, r := range rows {
 		if 5*r >= 2*mx {
 			if a < 0 {
@@ -333,7 +340,7 @@ func coreBand(pix []int32, w int) float64 {
 			b = i
 		}
 	}
-	return float64(b - a + 1)
+	return a, b
 }
 
 // orientedExtent is the long and short side of the pixels' box along their principal axes.

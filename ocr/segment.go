@@ -75,19 +75,7 @@ func (f *segFrame) setCore() {
 	for _, p := range rg.pix {
 		rows[min(len(rows)-1, max(0, int(f.v(p)-off)))]++
 	}
-	mx := 0
-	for _, r := range rows {
-		mx = max(mx, r)
-	}
-	a, b := -1, -1
-	for i, r := range rows {
-		if 5*r >= 2*mx {
-			if a < 0 {
-				a = i
-			}
-			b = i
-		}
-	}
+	a, b := busyRows(rows)
 	band := float64(b - a + 1)
 	f.lo, f.hi = off+float64(a)-coreMargin*band, off+float64(b+1)+coreMargin*band
 }
