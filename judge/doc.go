@@ -21,10 +21,12 @@
 //     tear needs, and is counted as left, flagged; one measured removed or cut
 //     (LetterRemovedOrCut) is not left, and makes the ruling undecided only when it could be
 //     the one full letter the tear needed.
-//   - When another fault is certain, a doubt about whether a full letter was removed does not
-//     make the ruling undecided: the tear is a faux pas either way and its consequences are the
-//     same, so it is ruled faux_pas with the certain faults only, and a note says that
-//     no_full_letter may also apply.
+//   - When another fault is certain, a doubt that can flip only one fault (whether a full
+//     letter was removed: no_full_letter; a template fit within measurement error:
+//     piece_too_small; edge contact: not_edge_to_edge; a strip along the edge that may be a
+//     second piece: several_pieces) does not make the ruling undecided: the tear is a faux pas
+//     either way and its consequences are the same, so it is ruled faux_pas with the certain
+//     faults only, and a note says that the doubted fault may also apply.
 //   - Free-text Doubts always make a ruling undecided; structured Uncertain doubts only when
 //     the doubted quantity could change the ruling. A doubt about the template's fit on the
 //     remaining paper bears on the next tear: that one is undecided (the GM decides whether

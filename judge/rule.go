@@ -33,7 +33,10 @@ import (
 // in doubt); the measurement contradicts itself (letters removed while nothing was); or a
 // doubt could change the ruling: every free-text Doubts entry (the judge cannot tell what it
 // concerns), and each structured Uncertain doubt unless it cannot matter (piece doubts when
-// nothing was removed; letter doubts about a skill with no letter left).
+// nothing was removed; letter doubts about a skill with no letter left). A doubt that can
+// flip only one fault (see doubtFault; a full letter too close to call flips
+// no_full_letter) does not make it undecided when another fault is certain: the tear is a
+// faux pas either way, ruled with the certain faults, and a note names the doubted one.
 //
 // A structured doubt about PaperFitsTemplate bears on the next tear, not this one (whether
 // the character is out when asked for it): this tear is ruled, paper_fits_template stays
@@ -220,18 +223,23 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	d.doubtful = make([][]bool, len(c.skills))
 	ambiguousNamed := 0 // located letters of the counted skill(s) too close to call
 	anyRemovedState := false
-	unlocatedUnknown := false // a never-located letter that could count for no_full_letter is unknown
+	unlocatedUnknown := false   // a never-located letter that could count for no_full_letter is unknown
+	var unlocatedSkill []string // skills that could count for no_full_letter, never located
 	for i, s := range c.skills {
 		counts := named == i || named < 0
 		st := states[i]
 		if st == nil {
 			switch {
-			case named == i:
-				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s (the skill torn for) were not located", s.name))
 			case s.remaining() == 0:
 				// a lost skill cannot lose more
+			case s.everLocated() && named == i:
+				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s (the skill torn for) were not located", s.name))
 			case s.everLocated():
 				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s were not measured", s.name))
+			case counts:
+				// Never located: its letters left are not measured (finish notes it), and one of
+				// them could be the full letter the tear needed.
+				unlocatedSkill = append(unlocatedSkill, s.name)
 			default:
 				// never located: its letters left are not measured (finish notes it)
 			}
@@ -341,6 +349,9 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
+	if d.removed == 0 && len(unlocatedSkill) > 0 && !nothing {
+		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter measured removed, but the letters of %s were not located (the skill torn for, or one a penalty may take a letter from)", strings.Join(unlocatedSkill, ", ")))
+	}
 	// With nothing removed there is no removed paper: nothing_removed is the whole fault and
 	// the faults about the removed paper (its letters, its size, its edges, its pieces) are
 	// vacuous, so they are not listed.
@@ -360,20 +371,12 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			d.faults = append(d.faults, FaultSeveralPieces)
 		}
 	}
+	// Doubts that can flip only one fault each (doubted), and doubts that could change more
+	// (undecided outright).
+	doubted := map[Fault][]string{}
 	if len(letterDoubt) > 0 {
-		if len(d.faults) > 1 {
-			// Another fault is certain: the tear is a faux pas whether or not a full letter
-			// was removed, and its consequences (one more tear owed, the letters left) are the
-			// same either way. Only the certain faults are listed; the GM reads the doubt.
-			d.faults = slices.DeleteFunc(d.faults, func(f Fault) bool { return f == FaultNoFullLetter })
-			for _, w := range letterDoubt {
-				d.notes = append(d.notes, w+", so no_full_letter may also apply: a faux pas either way")
-			}
-		} else {
-			d.undecided = append(d.undecided, letterDoubt...)
-		}
+		doubted[FaultNoFullLetter] = letterDoubt
 	}
-
 	for _, s := range m.Doubts {
 		d.undecided = append(d.undecided, "measurement doubt: "+s)
 	}
@@ -382,13 +385,49 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			d.paperDoubt = true
 			continue
 		}
-		if c.doubtMatters(u, nothing) {
-			d.undecided = append(d.undecided, fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
-		} else {
+		if !c.doubtMatters(u, nothing) {
 			d.notes = append(d.notes, fmt.Sprintf("doubt that cannot change the ruling (%s): %s", u.About, u.Text))
+			continue
+		}
+		if f, ok := doubtFault[u.About]; ok {
+			doubted[f] = append(doubted[f], fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
+			continue
+		}
+		d.undecided = append(d.undecided, fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
+	}
+	if len(doubted) > 0 {
+		certain := slices.DeleteFunc(slices.Clone(d.faults), func(f Fault) bool { return doubted[f] != nil })
+		for _, f := range []Fault{FaultNoFullLetter, FaultPieceTooSmall, FaultNotEdgeToEdge, FaultSeveralPieces} {
+			ws := doubted[f]
+			if ws == nil {
+				continue
+			}
+			if len(certain) > 0 {
+				// Another fault is certain: the tear is a faux pas whether or not f applies,
+				// and its consequences (one more tear owed, the letters left) are the same
+				// either way. Only the certain faults are listed; the GM reads the doubt.
+				for _, w := range ws {
+					d.notes = append(d.notes, fmt.Sprintf("%s, so %s may also apply: a faux pas either way", w, f))
+				}
+			} else {
+				d.undecided = append(d.undecided, ws...)
+			}
+		}
+		if len(certain) > 0 {
+			d.faults = certain
 		}
 	}
 	return d
+}
+
+// doubtFault is the one fault a structured doubt about a quantity can flip. A doubt about
+// the pieces bears on several_pieces only: the missing paper it concerns (vision: a strip
+// along the sheet's edge, torn off or curled) touches the edge, letters are measured apart
+// from the pieces, and the template needs to fit in one piece only.
+var doubtFault = map[Quantity]Fault{
+	AboutTemplateFits: FaultPieceTooSmall,
+	AboutEdgeToEdge:   FaultNotEdgeToEdge,
+	AboutPieces:       FaultSeveralPieces,
 }
 
 // doubtMatters says whether flipping the doubted quantity could change the ruling.

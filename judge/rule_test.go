@@ -202,6 +202,30 @@ func TestRuleOneTear(t *testing.T) {
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
 			}),
 			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (template_fits): fit within 1 mm", removed: 1, skills: left(3, 3, true)},
+		// Not edge to edge for certain: a faux pas whether or not the piece covers the
+		// template. piece_too_small is not listed (measured false, but in doubt); a note says
+		// it may also apply.
+		{name: "template doubt beside a certain fault", tear: use("Hop"),
+			m: with(faux("ROO", "OOO"), func(m *Measurement) {
+				m.TemplateFits = false
+				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
+			}),
+			verdict: FauxPas, faults: []Fault{FaultNotEdgeToEdge}, removed: 1, skills: left(2, 3, true), owed: 1,
+			noteMatch: "fit within 1 mm, so piece_too_small may also apply: a faux pas either way"},
+		// Two doubts that each flip one fault, and no certain fault: either could make it valid.
+		{name: "two single-fault doubts, nothing certain", tear: use("Hop"),
+			m: with(meas("ROO", "OOO"), func(m *Measurement) {
+				m.EdgeToEdge = false
+				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}, {About: AboutEdgeToEdge, Text: "edge within 1 mm"}}
+			}),
+			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (edge_to_edge): edge within 1 mm", removed: 1, skills: left(3, 3, true)},
+		// A strip along the edge that may be a second piece, beside a certain fault.
+		{name: "pieces doubt beside a certain fault", tear: use("Hop"),
+			m: with(meas("OOO", "OOO"), func(m *Measurement) {
+				m.Uncertain = []Doubt{{About: AboutPieces, Text: "missing paper along the edge"}}
+			}),
+			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: left(3, 3, true), owed: 1,
+			noteMatch: "so several_pieces may also apply"},
 		// Nothing was removed, so whether a piece covers the template cannot matter.
 		{name: "structured doubt that cannot matter", tear: use("Hop"),
 			m: with(meas("OOO", "OOO"), func(m *Measurement) {
@@ -235,6 +259,26 @@ func TestRuleOneTear(t *testing.T) {
 		}, tear: use("Hop"), m: meas("OOU", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: "no full letter of Hop measured removed, but some of its letters were never located",
 			skills: notMeasured(left(3, 3, true), "Hop"), noteMatch: "letters left not measured (not located on the fresh sheet, so counted as left): Hop 3"},
+		// The skill torn for was never located: no_full_letter cannot be told...
+		{name: "named skill never located", char: func() *Character {
+			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Axe")})
+		}, tear: use("Hop"), m: meas("-", "OOO"),
+			verdict: Undecided, faults: []Fault{}, reason: "no full letter measured removed, but the letters of Hop were not located",
+			skills: notMeasured(left(3, 3, true), "Hop")},
+		// ...but beside a certain fault the tear is a faux pas either way.
+		{name: "named skill never located, a certain fault", char: func() *Character {
+			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Axe")})
+		}, tear: use("Hop"), m: faux("-", "OOO"),
+			verdict: FauxPas, faults: []Fault{FaultNotEdgeToEdge}, owed: 1,
+			skills: notMeasured(left(3, 3, true), "Hop"), noteMatch: "so no_full_letter may also apply"},
+		// A penalty naming no skill may take its letter from a skill never located.
+		{name: "unnamed penalty, a skill never located", char: func() *Character {
+			c := NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Axe")})
+			c.owed = 1
+			return c
+		}, tear: penalty(""), m: meas("-", "OOO"),
+			verdict: Undecided, faults: []Fault{}, reason: "the letters of Hop were not located", owed: 1,
+			skills: notMeasured(left(3, 3, true), "Hop")},
 		// With H removed the verdict is settled; the unlocated "p" is carried as left: 2.
 		{name: "unlocated letter carried", char: func() *Character {
 			return NewCharacterFromLayouts("Ann", []SkillLayout{layout("Hop", 2), layout("Axe")})

@@ -151,19 +151,13 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 	}
 }
 
-// faultLeftInDoubt reports whether got lists want's faults except no_full_letter, which its
-// notes say may also apply (judge: a certain faux pas with a full letter too close to call).
+// faultLeftInDoubt reports whether got lists want's faults but one or more that its notes say
+// "may also apply" (judge: a certain faux pas with another fault too close to call).
 func faultLeftInDoubt(got, want judge.TearRuling) bool {
-	rest := slices.DeleteFunc(slices.Clone(want.Faults), func(f judge.Fault) bool { return f == judge.FaultNoFullLetter })
-	if len(rest) == len(want.Faults) || !slices.Equal(got.Faults, rest) {
-		return false
-	}
-	for _, n := range got.Notes {
-		if strings.Contains(n, "no_full_letter may also apply") {
-			return true
-		}
-	}
-	return false
+	rest := slices.DeleteFunc(slices.Clone(want.Faults), func(f judge.Fault) bool {
+		return slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "so "+string(f)+" may also apply") })
+	})
+	return len(rest) < len(want.Faults) && len(rest) > 0 && slices.Equal(got.Faults, rest)
 }
 
 func ratio(a, b int) float64 {

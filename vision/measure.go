@@ -234,7 +234,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 					res.PiecePlacement = &pl
 				}
 				if fr.Near {
-					m.Doubts = append(m.Doubts, fmt.Sprintf("template fit within %g mm of a removed piece's size", NearFitMM))
+					m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutTemplateFits,
+						Text: fmt.Sprintf("template fit within %g mm of a removed piece's size", NearFitMM)})
 				}
 			}
 		}
@@ -253,7 +254,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		res.PaperPlacement = &pl
 	}
 	if fr.Near {
-		m.Doubts = append(m.Doubts, fmt.Sprintf("template fit within %g mm of the remaining paper's size", NearFitMM))
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPaperFits,
+			Text: fmt.Sprintf("template fit within %g mm of the remaining paper's size", NearFitMM)})
 	}
 	m.PaperFitsTemplate = res.PaperFits
 
