@@ -45,6 +45,9 @@ type scores struct {
 	// to call (the notes say it "may also apply"), the rest of the faults right.
 	faultInDoubt        int
 	skills, skillsRight int
+	skillsUndecided     int      // letters left wrong on an undecided tear (left as before it)
+	skillsWithinTruth   int      // counted right: off by no more than the truth's own ambiguous letters
+	skillsWrong         []string // letters left wrong on a decided tear
 	outWrongly          []string
 	faults              map[judge.Fault]*[3]int // true positives, false positives, false negatives
 	wrong               []string
@@ -143,8 +146,25 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 			}
 			for k, ws := range want.Skills {
 				s.skills++
-				if k < len(got.Skills) && got.Skills[k].Remaining == ws.Remaining {
+				g := -1
+				if k < len(got.Skills) {
+					g = got.Skills[k].Remaining
+				}
+				if g == ws.Remaining {
 					s.skillsRight++
+					continue
+				}
+				// The truth's own letters too close to call (a sliver of ink cut, a hair's
+				// miss): its count may be off by that many, either way.
+				if k < len(tt.Uncertain) && g >= 0 && abs(g-ws.Remaining) <= tt.Uncertain[k] {
+					s.skillsRight++
+					s.skillsWithinTruth++
+					continue
+				}
+				if got.Verdict == judge.Undecided {
+					s.skillsUndecided++ // left as before the tear, by design
+				} else {
+					s.skillsWrong = append(s.skillsWrong, fmt.Sprintf("%s %s: %s left %d, truth %d", id, got.Verdict, ws.Name, g, ws.Remaining))
 				}
 			}
 		}
@@ -158,6 +178,13 @@ func faultLeftInDoubt(got, want judge.TearRuling) bool {
 		return slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "so "+string(f)+" may also apply") })
 	})
 	return len(rest) < len(want.Faults) && len(rest) > 0 && slices.Equal(got.Faults, rest)
+}
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
 }
 
 func ratio(a, b int) float64 {
@@ -179,7 +206,14 @@ func (s *scores) report(tb testing.TB) {
 		tb.Logf("of these, %d photos cut the sheet off (%d ruled undecided); on the %d that show the whole sheet: right %d (%.1f%%)",
 			s.cutOff, s.cutOffUndecided, s.unambiguous-s.cutOff, s.verdictRight, 100*ratio(s.verdictRight, s.unambiguous-s.cutOff))
 	}
-	tb.Logf("letters left per skill right: %d/%d (%.1f%%)", s.skillsRight, s.skills, 100*ratio(s.skillsRight, s.skills))
+	tb.Logf("letters left per skill right: %d/%d (%.1f%%); of the wrong ones, %d on undecided tears (left as before the tear), %d on decided tears",
+		s.skillsRight, s.skills, 100*ratio(s.skillsRight, s.skills), s.skillsUndecided, len(s.skillsWrong))
+	if s.skillsWithinTruth > 0 {
+		tb.Logf("(of the right ones, %d differ from the truth's count by no more than its own letters too close to call)", s.skillsWithinTruth)
+	}
+	for _, w := range s.skillsWrong {
+		tb.Log("  letters left: " + w)
+	}
 	var names []string
 	for f := range s.faults {
 		names = append(names, string(f))
