@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tearcam/judge"
+	"tearcam/session"
 )
 
 // Announcement is one line the GM typed: a tear to be judged on the next settled sheet, or
@@ -31,7 +32,9 @@ var ErrEmptyLine = errors.New("empty announcement")
 // may contain spaces ("use Tea Ceremony"). "last_ditch" and "lastditch" are accepted for
 // "last-ditch". Blank lines and lines starting with '#' give ErrEmptyLine.
 func ParseAnnouncement(line string) (Announcement, error) {
-	s := strings.TrimSpace(line)
+	// Names as every command takes them (session.Name): a skill typed with a combining
+	// accent or a zero-width space is the one the manifest or --skills declared.
+	s := session.Name(line)
 	if s == "" || strings.HasPrefix(s, "#") {
 		return Announcement{}, ErrEmptyLine
 	}

@@ -29,6 +29,10 @@ func TestParseAnnouncement(t *testing.T) {
 		{line: "LAST_DITCH Miss", want: Announcement{Tear: judge.Tear{Kind: judge.KindLastDitch}}},
 		{line: "Bob: use Archery", want: Announcement{Player: "Bob", Tear: judge.Tear{Kind: judge.KindUse, Skill: "Archery"}}},
 		{line: "sheet Bob", want: Announcement{Player: "Bob", Sheet: true}},
+		// Names go through session.Name, as the manifest's and --skills do: e plus a
+		// combining acute is é, a zero-width space and a ligature vanish.
+		{line: "Zo\u0065\u0301: use Cafe\u0301", want: Announcement{Player: "Zo\u00e9", Tear: judge.Tear{Kind: judge.KindUse, Skill: "Caf\u00e9"}}},
+		{line: "damage Te\u200bxt \ufb01sh", want: Announcement{Tear: judge.Tear{Kind: judge.KindDamage, Skill: "Text fish"}}},
 		{line: "", err: "empty announcement"},
 		{line: "# a comment", err: "empty announcement"},
 		{line: "use", err: "use needs a skill"},
