@@ -50,13 +50,13 @@ const (
 )
 
 type features struct {
-	pts         []pt // keypoints, sheet-frame mm
-	desc        gocv.Mat
-	refine      []pt // refinement patch centres, frame px
-	refineDense []pt // the denser set (refineH's dense)
+	pts         []pt     // keypoints, sheet-frame mm
+	desc        []uint64 // their ORB descriptors, descWords words each
+	refine      []pt     // refinement patch centres, frame px
+	refineDense []pt     // the denser set (refineH's dense)
 }
 
-func (f *features) close() { closeMat(&f.desc) }
+func (f *features) close() {}
 
 // orb makes the ORB detector: n features, 8 pyramid levels of 1.2, Harris-ranked.
 func orb(n int) gocv.ORB {
@@ -83,7 +83,8 @@ func freshFeatures(s *SheetImage) (*features, error) {
 	none := gocv.NewMat()
 	defer none.Close()
 	kps, desc := o.DetectAndCompute(gray, none)
-	f := &features{desc: desc}
+	defer desc.Close()
+	f := &features{desc: descBits(desc)}
 	sx := float64(sz.X) / s.Paper.WidthMM
 	sy := float64(sz.Y) / s.Paper.HeightMM
 	for _, k := range kps {
@@ -159,17 +160,15 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return nil, &RegistrationError{Reason: fmt.Sprintf("only %d features on the paper in the photo", len(kps))}
 	}
 
-	bf := gocv.NewBFMatcherWithParams(gocv.NormHamming, false)
-	defer bf.Close()
-	matches := bf.KnnMatch(desc, ff.desc, 2)
+	matches := knn2Hamming(descBits(desc), ff.desc)
 	tr("match")
 	var src, dst []pt // fresh mm, photo px
-	for _, m := range matches {
-		if len(m) < 2 || m[0].Distance >= 0.8*m[1].Distance {
+	for qi, m := range matches {
+		if m.second < 0 || float64(m.d1) >= 0.8*float64(m.d2) {
 			continue
 		}
-		src = append(src, ff.pts[m[0].TrainIdx])
-		kp := kps[m[0].QueryIdx]
+		src = append(src, ff.pts[m.first])
+		kp := kps[qi]
 		dst = append(dst, pt{(kp.X+0.5)/fs - 0.5, (kp.Y+0.5)/fs - 0.5})
 	}
 	if len(src) < minInliers {
