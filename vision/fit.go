@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"sync"
 
 	"gocv.io/x/gocv"
 
@@ -114,11 +115,12 @@ func newFitter(region gocv.Mat, ppm float64, t template.Template) *fitter {
 	defer padded.Close()
 	gocv.CopyMakeBorder(small, &padded, 1, 1, 1, 1, gocv.BorderConstant, colorBlack)
 	f.w, f.h = w+2, h+2
-	inside := distance(padded)
-	inv := gocv.NewMat()
-	defer inv.Close()
-	gocv.BitwiseNot(padded, &inv)
-	outside := distance(inv)
+	pb := padded.ToBytes()
+	inside := chamferDist(pb, f.w, f.h)
+	for i, v := range pb {
+		pb[i] = ^v
+	}
+	outside := chamferDist(pb, f.w, f.h)
 	f.sd = make([]float32, len(inside))
 	for i := range inside {
 		if inside[i] > 0 {
@@ -136,18 +138,45 @@ func newFitter(region gocv.Mat, ppm float64, t template.Template) *fitter {
 
 var colorBlack = colorRGBA(0, 0, 0)
 
-// distance is OpenCV's L2 distance transform (5x5 mask; pass the mask size explicitly, the
-// gocv v0.31 constants are broken: PITFALLS.md) as float32s.
-func distance(m gocv.Mat) []float32 {
-	dt, labels := gocv.NewMat(), gocv.NewMat()
-	defer dt.Close()
-	defer labels.Close()
-	gocv.DistanceTransform(m, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
-	out := float32s(dt)
-	return out
+// templateShape is what the search needs of a template, which depends on nothing else: its
+// pole and radii, the outline and interior samples, the rotations and flips to try.
+type templateShape struct {
+	c         pt
+	rIn, rOut float64
+	outline   []pt // shared, never written
+	flips     []bool
+	angles    int
+}
+
+// shapeCache keeps the templateShape of the templates seen (a session uses one or two), keyed
+// by polygon: Measure fits the same template to every piece and to the paper of every tear,
+// and the pole search on its 0.25 mm grid costs about 3 ms each time.
+var shapeCache struct {
+	sync.Mutex
+	m map[string]*templateShape
 }
 
 func (f *fitter) prepTemplate() {
+	key := fmt.Sprint(f.t.PolygonMM) // %v of float64 is exact (shortest round-trip form)
+	shapeCache.Lock()
+	ts := shapeCache.m[key]
+	shapeCache.Unlock()
+	if ts == nil {
+		f.computeShape()
+		ts = &templateShape{c: f.c, rIn: f.rIn, rOut: f.rOut, outline: f.outline, flips: f.flips, angles: f.angles}
+		shapeCache.Lock()
+		if shapeCache.m == nil || len(shapeCache.m) >= 16 {
+			shapeCache.m = make(map[string]*templateShape)
+		}
+		shapeCache.m[key] = ts
+		shapeCache.Unlock()
+		return
+	}
+	f.c, f.rIn, f.rOut, f.outline, f.flips, f.angles = ts.c, ts.rIn, ts.rOut, ts.outline, ts.flips, ts.angles
+}
+
+// computeShape finds the template's pole of inaccessibility and its outline samples.
+func (f *fitter) computeShape() {
 	poly := make([]pt, len(f.t.PolygonMM))
 	for i, q := range f.t.PolygonMM {
 		poly[i] = pt{q[0], q[1]}

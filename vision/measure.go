@@ -154,11 +154,12 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	for i, v := range ob {
 		if v != 0 {
 			l := lb[i]
-			if depth[i] > band {
+			d := depth(i%w, i/w)
+			if d > band {
 				core[l]++
 			}
-			if depth[i] > maxDepth[l] {
-				maxDepth[l] = depth[i]
+			if d > maxDepth[l] {
+				maxDepth[l] = d
 			}
 		}
 	}
@@ -398,23 +399,16 @@ func applyHistory(before, after *SheetImage, ls []judge.SkillLetters) {
 }
 
 // outerDepth is, for every pixel, its distance (px) to the nearest pixel that is not paper on
-// the before-mask bm, the frame's outside counting as not paper.
-func outerDepth(bm []byte, w, h int) []float32 {
-	m := newMask(w, h, bm)
-	defer m.Close()
-	p := gocv.NewMat()
-	defer p.Close()
-	gocv.CopyMakeBorder(m, &p, 1, 1, 1, 1, gocv.BorderConstant, colorBlack)
-	dt, labels := gocv.NewMat(), gocv.NewMat()
-	defer dt.Close()
-	defer labels.Close()
-	gocv.DistanceTransform(p, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
-	f := float32s(dt)
-	out := make([]float32, w*h)
+// the before-mask bm, the frame's outside counting as not paper (OpenCV's 5x5 L2 chamfer
+// distance, chamferDist): depth(x, y) for 0 <= x < w, 0 <= y < h.
+func outerDepth(bm []byte, w, h int) func(x, y int) float32 {
+	pw := w + 2
+	p := make([]byte, pw*(h+2))
 	for y := 0; y < h; y++ {
-		copy(out[y*w:(y+1)*w], f[(y+1)*(w+2)+1:(y+1)*(w+2)+1+w])
+		copy(p[(y+1)*pw+1:(y+1)*pw+1+w], bm[y*w:(y+1)*w])
 	}
-	return out
+	c := chamferOf(p, pw, h+2)
+	return func(x, y int) float32 { return c.at(x+1, y+1) }
 }
 
 // OccludedFrac: a removed piece of which at least this fraction and 2 x MinPieceMM2 (or twice
