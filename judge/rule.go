@@ -350,7 +350,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
 	if d.removed == 0 && len(unlocatedSkill) > 0 && !nothing {
-		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter measured removed, but the letters of %s were not located (the skill torn for, or one a penalty may take a letter from)", strings.Join(unlocatedSkill, ", ")))
+		if named >= 0 {
+			letterDoubt = append(letterDoubt, fmt.Sprintf("the letters of %s (the skill torn for) were not located: whether a full letter of it was removed cannot be told", c.skills[named].name))
+		} else {
+			letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter measured removed, but the letters of %s were not located (a penalty that names no skill may take its letter from any)", strings.Join(unlocatedSkill, ", ")))
+		}
 	}
 	// With nothing removed there is no removed paper: nothing_removed is the whole fault and
 	// the faults about the removed paper (its letters, its size, its edges, its pieces) are

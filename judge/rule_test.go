@@ -263,7 +263,7 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "named skill never located", char: func() *Character {
 			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Axe")})
 		}, tear: use("Hop"), m: meas("-", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "no full letter measured removed, but the letters of Hop were not located",
+			verdict: Undecided, faults: []Fault{}, reason: "the letters of Hop (the skill torn for) were not located: whether a full letter of it was removed cannot be told",
 			skills: notMeasured(left(3, 3, true), "Hop")},
 		// ...but beside a certain fault the tear is a faux pas either way.
 		{name: "named skill never located, a certain fault", char: func() *Character {

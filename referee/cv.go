@@ -112,6 +112,17 @@ func (c *CV) Measure(before, after Sheet, layouts []judge.SkillLayout, t templat
 	if err != nil {
 		return nil, err
 	}
+	// Paper only shrinks: paper on the after-photo that the before-photo lacked means the
+	// photos are out of order or of another sheet, and the removed paper measured is not
+	// what this tear removed.
+	g, err := vision.Regrown(b, a)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	if g > 0 && r.Measurement.Refused == "" {
+		r.Measurement.Refused = fmt.Sprintf("the photo shows %.0f mm² of paper that the sheet before this tear lacked: the photos are out of order or not of the same sheet (paper only shrinks)", g)
+	}
 	return cvMeasured{r}, nil
 }
 

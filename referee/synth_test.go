@@ -411,3 +411,49 @@ func TestRealResumeIsByteIdentical(t *testing.T) {
 	audit(&partial, db)
 	require.Equal(t, string(want), string(audit(m, db)))
 }
+
+// TestPhotosOutOfOrder audits a synthetic case with its last two photos swapped. Paper only
+// shrinks, so the last tear's photo shows paper the one before it lacked: that tear is
+// refused (undecided, saying why) instead of being ruled nothing_removed, and the tears
+// before it are ruled as in the right order.
+func TestPhotosOutOfOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("audits a synthetic case")
+	}
+	src := filepath.Join(synthDir(t), "case-001")
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join(src, "*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644))
+	}
+	man, err := os.ReadFile(filepath.Join(dir, "session.yaml"))
+	require.NoError(t, err)
+	swapped := strings.NewReplacer("hana-2.jpg", "hana-3.jpg", "hana-3.jpg", "hana-2.jpg").Replace(string(man))
+	require.NotEqual(t, string(man), swapped)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "session.yaml"), []byte(swapped), 0o644))
+	truth, err := synth.LoadTruth(dir)
+	require.NoError(t, err)
+
+	cv, err := referee.NewCV(2)
+	require.NoError(t, err)
+	defer cv.Close()
+	m, err := session.Load(filepath.Join(dir, "session.yaml"), session.Audit)
+	require.NoError(t, err)
+	r := &referee.Referee{Eye: cv, Reader: cv, Versions: store.Versions{Tearcam: "test"}}
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	tears := res.Rulings.Players[0].Tears
+	require.Len(t, tears, 3)
+	// Tear 1 is unchanged by the swap: ruled as its truth says.
+	require.Equal(t, truth.Players[0].Tears[0].Expected.Verdict, tears[0].Verdict)
+	require.Equal(t, truth.Players[0].Tears[0].Expected.Faults, tears[0].Faults)
+	// Tear 3's photo (hana-2.jpg) shows the paper hana-3.jpg lacks: refused.
+	require.Equal(t, judge.Undecided, tears[2].Verdict)
+	require.Contains(t, tears[2].UndecidedReason, "hana-2.jpg: the photo shows")
+	require.Contains(t, tears[2].UndecidedReason, "out of order")
+	if n, profile := leakedMats(); n > 0 {
+		t.Errorf("%d Mats leaked:\n%s", n, profile)
+	}
+}
