@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -58,5 +59,27 @@ func TestChamferMatchesOpenCV(t *testing.T) {
 		dt.Close()
 		labels.Close()
 		m.Close()
+	}
+}
+
+// TestKthSmallest: kthSmallest agrees with sorting, duplicates and all.
+func TestKthSmallest(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for n := 1; n < 300; n++ {
+		v := make([]float32, n)
+		for i := range v {
+			if n%3 == 0 {
+				v[i] = float32(rng.Intn(4)) // many ties
+			} else {
+				v[i] = rng.Float32()
+			}
+		}
+		s := append([]float32(nil), v...)
+		slices.Sort(s)
+		for _, k := range []int{0, n / 2, n - 1, rng.Intn(n)} {
+			if got := kthSmallest(append([]float32(nil), v...), k); got != s[k] {
+				t.Fatalf("n %d k %d: got %v want %v", n, k, got, s[k])
+			}
+		}
 	}
 }

@@ -41,10 +41,10 @@ const (
 //
 // grey compares brightness only (either photo is greyscale): wb must then hold equal channels,
 // and the fresh sheet's prediction is taken in grey too (freshGreyBlur, freshGreyRange).
-func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, valid, margin []byte, grey bool) []byte {
+//
+// tf is the table's colour, tableField of the same wb (nil: no table hypothesis).
+func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, margin []byte, grey bool, tf *tableColours) []byte {
 	tr := tracer()
-	tf := tableField(wb, valid, fw, len(valid)/fw, off, sz, fresh.PxPerMM)
-	tr("c.table")
 	tc := newTrainCache(sz)
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
 	// edges) trains the next round's lighting,
@@ -67,15 +67,20 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			step = int(math.Round(fresh.PxPerMM))
 		}
 		// Pixels 3 mm inside the last round's paper that the colour models also call paper
-		// with confidence are paper: the full-resolution test is spent on the rest.
-		sure := make([]byte, len(c))
-		for i := range c {
-			if c[i] != 0 && conf[i] != 0 {
-				sure[i] = 255
-			}
-		}
-		var mg []byte
+		// with confidence are paper: the full-resolution test is spent on the rest. (Only
+		// the full-resolution round uses them; c is 0 outside the frame.)
+		var sure, mg []byte
 		if step == 1 {
+			sure = make([]byte, len(c))
+			for y := 0; y < sz.Y; y++ {
+				i0 := (y+off)*fw + off
+				cr, fr, sr := c[i0:i0+sz.X], conf[i0:i0+sz.X], sure[i0:i0+sz.X]
+				for x, v := range cr {
+					if v != 0 && fr[x] != 0 {
+						sr[x] = 255
+					}
+				}
+			}
 			mg = margin
 		}
 		tr("c.prep")
@@ -118,38 +123,49 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
 	known := 0
-	for y := 0; y < sz.Y; y += 2 { // every other row and column is plenty for the gain
-		for x := 0; x < sz.X; x += 2 {
-			j := y*sz.X + x
-			i := (y+off)*fw + x + off
-			if conf[i] == 0 || ink[j] != 0 {
-				continue
-			}
-			// A pixel that looks like the table trains nothing: on a pale table, a few
-			// table pixels called paper would pull the lighting down where paper was torn
-			// away, and the table would then pass as shaded paper.
-			// Both the test and the pixel's ratio to the fresh sheet are the same in every
-			// round: computed once (tc).
-			si := (y/2)*tc.sw + x/2
-			if tc.state[si] == 0 {
-				tc.state[si] = 1
-				if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
-					tc.state[si] = 2
-				} else {
-					for k := 0; k < 3; k++ {
-						tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+	// Every other row and column is plenty for the gain. A cell's sums are carried in
+	// registers across its samples of a row (the additions in the same order as one at a
+	// time through memory, so the same float32 results).
+	for y := 0; y < sz.Y; y += 2 {
+		crow := (y / ppm) * cw
+		srow := (y / 2) * tc.sw
+		fy := (y+off)*fw + off
+		for x0 := 0; x0 < sz.X; x0 += ppm {
+			c := crow + x0/ppm
+			s0, s1, s2, n := sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c]
+			for x := x0; x < min(x0+ppm, sz.X); x += 2 {
+				j := y*sz.X + x
+				i := fy + x
+				if conf[i] == 0 || ink[j] != 0 {
+					continue
+				}
+				// A pixel that looks like the table trains nothing: on a pale table, a few
+				// table pixels called paper would pull the lighting down where paper was torn
+				// away, and the table would then pass as shaded paper.
+				// Both the test and the pixel's ratio to the fresh sheet are the same in every
+				// round: computed once (tc).
+				si := srow + x/2
+				if tc.state[si] == 0 {
+					tc.state[si] = 1
+					if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
+						tc.state[si] = 2
+					} else {
+						for k := 0; k < 3; k++ {
+							tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+						}
 					}
 				}
+				if tc.state[si] == 2 {
+					continue
+				}
+				r := tc.ratio[3*si : 3*si+3 : 3*si+3]
+				s0 += r[0]
+				s1 += r[1]
+				s2 += r[2]
+				n++
+				known++
 			}
-			if tc.state[si] == 2 {
-				continue
-			}
-			c := (y/ppm)*cw + x/ppm
-			for k := 0; k < 3; k++ {
-				sum[3*c+k] += tc.ratio[3*si+k]
-			}
-			cnt[c]++
-			known++
+			sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c] = s0, s1, s2, n
 		}
 	}
 	if known < sz.X*sz.Y/200 {
@@ -192,30 +208,42 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	// The margin veto (see changePaper), at full resolution only.
 	if margin != nil && tf != nil && step == 1 {
 		fh := len(margin) / fw
-		for Y := 0; Y < fh; Y++ {
+		veto := func(X, Y int) {
+			i := Y*fw + X
+			if margin[i] == 0 {
+				return
+			}
 			y := clampi(Y-off, 0, sz.Y-1)
-			for X := 0; X < fw; X++ {
-				i := Y*fw + X
-				if margin[i] == 0 || (X >= off && Y >= off && X < off+sz.X && Y < off+sz.Y) {
-					continue
+			x := clampi(X-off, 0, sz.X-1)
+			j := y*sz.X + x
+			gi := 3 * ((y/cell)*gw + x/cell)
+			var d float32
+			for k := 0; k < 3; k++ {
+				g := gv[gi+k]
+				a := float32(wb[3*i+k])
+				pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
+				if a < pl {
+					d += pl - a
+				} else if a > ph {
+					d += a - ph
 				}
-				x := clampi(X-off, 0, sz.X-1)
-				j := y*sz.X + x
-				gi := 3 * ((y/cell)*gw + x/cell)
-				var d float32
-				for k := 0; k < 3; k++ {
-					g := gv[gi+k]
-					a := float32(wb[3*i+k])
-					pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
-					if a < pl {
-						d += pl - a
-					} else if a > ph {
-						d += a - ph
-					}
+			}
+			if tf.closer(wb[3*i:3*i+3], X, Y, d) {
+				margin[i] = 0
+			}
+		}
+		for Y := 0; Y < fh; Y++ {
+			if Y < off || Y >= off+sz.Y {
+				for X := 0; X < fw; X++ {
+					veto(X, Y)
 				}
-				if tf.closer(wb[3*i:3*i+3], X, Y, d) {
-					margin[i] = 0
-				}
+				continue
+			}
+			for X := 0; X < off; X++ { // the sheet itself is no margin
+				veto(X, Y)
+			}
+			for X := off + sz.X; X < fw; X++ {
+				veto(X, Y)
 			}
 		}
 	}
@@ -224,14 +252,64 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	for i := range ones {
 		ones[i] = 255
 	}
+	if step == 1 {
+		changeRow := func(y int) {
+			n := sz.X
+			i0 := (y+off)*fw + off
+			orow := out[y*n : y*n+n]
+			wrow := wb[3*i0 : 3*(i0+n)]
+			lrow, hrow, frow := lo[3*y*n:3*(y+1)*n], hi[3*y*n:3*(y+1)*n], fb[3*y*n:3*(y+1)*n]
+			grow := gv[3*y*gw : 3*(y*gw+n)]
+			var srow []byte
+			if sure != nil {
+				srow = sure[i0 : i0+n]
+			}
+			for x := range orow {
+				if srow != nil && srow[x] != 0 {
+					orow[x] = 255
+					continue
+				}
+				k := 3 * x
+				a, g := wrow[k:k+3:k+3], grow[k:k+3:k+3]
+				l, h, f := lrow[k:k+3:k+3], hrow[k:k+3:k+3], frow[k:k+3:k+3]
+				// As below, unrolled over the channels (the same float32 operations in the
+				// same order).
+				var d, p float32
+				a0, pl, ph := float32(a[0]), g[0]*float32(l[0]), g[0]*float32(h[0])
+				if a0 < pl {
+					d += pl - a0
+				} else if a0 > ph {
+					d += a0 - ph
+				}
+				p += g[0] * float32(f[0])
+				a1, pl, ph := float32(a[1]), g[1]*float32(l[1]), g[1]*float32(h[1])
+				if a1 < pl {
+					d += pl - a1
+				} else if a1 > ph {
+					d += a1 - ph
+				}
+				p += g[1] * float32(f[1])
+				a2, pl, ph := float32(a[2]), g[2]*float32(l[2]), g[2]*float32(h[2])
+				if a2 < pl {
+					d += pl - a2
+				} else if a2 > ph {
+					d += a2 - ph
+				}
+				p += g[2] * float32(f[2])
+				if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(a, x+off, y+off, d)) {
+					orow[x] = 255
+				}
+			}
+		}
+		for y := 0; y < sz.Y; y++ {
+			changeRow(y)
+		}
+		return out
+	}
 	for y := step / 2; y < sz.Y; y += step {
 		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
-			if sure != nil && sure[i] != 0 && step == 1 {
-				out[j] = 255
-				continue
-			}
 			gi := 3 * ((y/cell)*gw + x/cell)
 			var d, p float32
 			for k := 0; k < 3; k++ {

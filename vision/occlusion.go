@@ -3,7 +3,6 @@ package vision
 import (
 	"image"
 	"math"
-	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -41,8 +40,10 @@ const (
 // foreignMask returns, over the frame (sz, no margin, row-major), 255 where the photo shows
 // neither paper (mask[j] == 0) nor the table, or nil when the band outside the sheet is too
 // small to know the table. wb is the blurred warped photo with a margin of off px (fw wide,
-// BGR), valid marks warped pixels inside the photo, ppm is px per mm of the frame.
-func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mask []byte) []byte {
+// BGR), valid marks warped pixels inside the photo, ppm is px per mm of the frame. all, when
+// not nil, is tableField of the same wb (the change test's): it is the field when no band pixel
+// is left out.
+func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mask []byte, all *tableColours) []byte {
 	// The band's median chromaticity and the median distance to it: vignetting and shading
 	// change a table's brightness across the photo far more than its hue.
 	var band []int
@@ -79,9 +80,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		c := chroma(i)
 		ds[n] = abs32(c[0]-med[0]) + abs32(c[1]-med[1]) + abs32(c[2]-med[2])
 	}
-	sorted := append([]float32(nil), ds...)
-	slices.Sort(sorted)
-	inTol := max(occBandK*sorted[len(sorted)/2], occBandMin)
+	inTol := max(occBandK*kthSmallest(append([]float32(nil), ds...), len(ds)/2), occBandMin)
 	// ... and its median brightness (+changeFloor/3 against dark noise): an object the
 	// table's hue but far brighter or darker is no table either.
 	br := func(i int) float32 { return float32(wb[3*i]) + float32(wb[3*i+1]) + float32(wb[3*i+2]) + changeFloor/3 }
@@ -89,15 +88,19 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	for n, i := range band {
 		bs[n] = br(i)
 	}
-	slices.Sort(bs)
-	bmed := bs[len(bs)/2]
+	bmed := kthSmallest(bs, len(bs)/2)
 	out := make([]bool, len(valid))
+	outliers := 0
 	for n, i := range band {
 		if b := br(i); ds[n] > inTol || b > occBright*bmed || bmed > occBright*b {
 			out[i] = true
+			outliers++
 		}
 	}
-	tf := tableFieldOf(wb, valid, fw, len(valid)/fw, off, sz, ppm, func(i int) bool { return !out[i] })
+	tf := all // no band pixel left out: the same pixels, the same sums
+	if outliers > 0 || tf == nil {
+		tf = tableFieldOf(wb, valid, fw, len(valid)/fw, off, sz, ppm, func(i int) bool { return !out[i] })
+	}
 	if tf == nil {
 		return nil
 	}
@@ -119,8 +122,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 			rs = append(rs, cdist(i, at(i)))
 		}
 	}
-	slices.Sort(rs)
-	spread := max(occK*rs[min(len(rs)-1, int(occSpreadQ*float64(len(rs))))], occChromaMin)
+	spread := max(occK*kthSmallest(rs, min(len(rs)-1, int(occSpreadQ*float64(len(rs))))), occChromaMin)
 	fm := make([]byte, sz.X*sz.Y)
 	found := false
 	for y := 0; y < sz.Y; y++ {
@@ -149,4 +151,48 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	defer k.Close()
 	gocv.MorphologyEx(m, &m, gocv.MorphOpen, k)
 	return m.ToBytes()
+}
+
+// kthSmallest returns the k-th smallest of v (0-based: what v[k] would be after sorting),
+// reordering v. Quickselect with a median-of-three pivot: linear on average, where a sort of
+// the band's twenty thousand distances cost a millisecond or more each.
+func kthSmallest(v []float32, k int) float32 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		// Median of three to v[mid].
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		p := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }

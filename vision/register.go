@@ -631,7 +631,9 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	if grey {
 		wbC = toGrey(wb)
 	}
-	if cp := changePaper(fresh, wbC, fw, off, sz, fgC, valid, prob, grey); cp != nil {
+	tf := tableField(wbC, valid, fw, fhh, off, sz, ppm)
+	tr("m.table")
+	if cp := changePaper(fresh, wbC, fw, off, sz, fgC, prob, grey, tf); cp != nil {
 		tr("m.changetest")
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
@@ -828,7 +830,10 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	tr("m.edges")
 	var foreign []byte
 	if !fresh.refPending {
-		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out)
+		if grey {
+			tf = nil // the change test's table is grey; the occlusion test's is in colour
+		}
+		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out, tf)
 		tr("m.foreign")
 	}
 	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, nil
