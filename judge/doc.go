@@ -10,9 +10,12 @@
 // have a full letter, tears owed, and whether the character is out.
 //
 // Decisions where the seed and DESIGN.md are silent (Rule documents each in full):
-//   - Undecided changes nothing: letters, owed tears and paper_fits_template carry over
-//     unchanged, and the letters lost in an undecided tear are caught up by the next
-//     measurement, which reports them LetterGone.
+//   - Undecided leaves owed tears and paper_fits_template unchanged (they wait for the
+//     verdict), but applies the letters as measured: a letter torn off is gone whatever the
+//     verdict. Only when nothing after the tear was measured reliably (refused, a free-text
+//     doubt, a self-contradicting measurement) do the letters carry over too
+//     (LettersAsBefore); the letters lost then are caught up by the next measurement, which
+//     reports them LetterGone.
 //   - A letter state that is unknown or ambiguous makes the ruling undecided when the letter
 //     was still whole on the sheet and was located on the fresh sheet (it could change the
 //     letters left). A letter never located is counted as left, and makes the ruling

@@ -42,9 +42,14 @@ import (
 // the character is out when asked for it): this tear is ruled, paper_fits_template stays
 // true, and the next tear is undecided (the GM decides whether the character is out) unless
 // its own measurement shows, without doubt, that the template still fits after it; paper
-// only shrinks, so it fitted before it too and the doubt is settled. An undecided ruling changes nothing in the character's
-// state (letters, owed tears, paper): the letters lost in that tear are caught up by the
-// next measurement, which reports them Gone.
+// only shrinks, so it fitted before it too and the doubt is settled.
+//
+// An undecided ruling leaves owed tears and paper unchanged, and applies the letters as
+// measured (a letter torn off is gone whatever the verdict), except when nothing after the
+// tear was measured reliably (refused, a free-text doubt, letters removed while no paper
+// was): then the letters carry over too (LettersAsBefore), and the letters lost in that tear
+// are caught up by the next measurement, which reports them Gone. An undecided tear never
+// puts the character out.
 //
 // Owed tears: a faux pas owes one more tear. A penalty tear pays one owed tear whether or not
 // it is itself a faux pas, because the seed ("TEARING FAUX PAS") counts the faux pas tear as
@@ -61,6 +66,7 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	if c.out != OutNone {
 		r.Verdict = Undecided
 		r.UndecidedReason = fmt.Sprintf("%s is already out (%s, tear %d): no further tears are ruled", c.name, c.out, c.outAt)
+		r.LettersAsBefore = true
 		c.finish(&r)
 		return r
 	}
@@ -80,6 +86,7 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	if err := c.Validate(t); err != nil {
 		r.Verdict = Undecided
 		r.UndecidedReason = "tear not allowed: " + err.Error()
+		r.LettersAsBefore = true
 		c.finish(&r)
 		return r
 	}
@@ -109,19 +116,22 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	if len(d.undecided) > 0 {
 		r.Verdict = Undecided
 		r.UndecidedReason = strings.Join(d.undecided, "; ")
-		r.Notes = append(r.Notes, "undecided: letters, owed tears and paper carried unchanged")
+		if m.Refused != "" || d.lettersDoubted {
+			r.LettersAsBefore = true
+			r.Notes = append(r.Notes, "undecided: nothing measured reliably; letters, owed tears and paper carried unchanged")
+		} else {
+			// A letter torn off is gone whether or not the tear was valid: the letters are
+			// applied as measured; the verdict's consequences (owed tears) and the paper wait.
+			c.applyLetters(d)
+			r.Notes = append(r.Notes, "undecided: the letters left are as measured (a letter torn off is gone whatever the verdict); owed tears and paper carried unchanged")
+		}
 	} else {
 		r.Faults = d.faults
 		r.Verdict = Valid
 		if len(d.faults) > 0 {
 			r.Verdict = FauxPas
 		}
-		for i := range c.skills {
-			if d.left[i] != nil {
-				c.skills[i].left = d.left[i]
-				c.skills[i].doubtful = d.doubtful[i]
-			}
-		}
+		c.applyLetters(d)
 		// Paper only shrinks: once the template does not fit, it never fits again.
 		switch {
 		case c.paper && d.paperDoubt:
@@ -149,9 +159,21 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		r.Notes = append(r.Notes, "a tear was asked of a sheet whose remaining paper cannot cover the template")
 	case r.Verdict != Undecided && c.noSkillsLeft():
 		c.out, c.outAt = OutNoSkillsLeft, index
+	case c.noSkillsLeft():
+		r.Notes = append(r.Notes, fmt.Sprintf("no skill has a letter left as measured, but the tear is undecided: the GM decides whether %s is out (no_skills_left)", c.name))
 	}
 	c.finish(&r)
 	return r
+}
+
+// applyLetters makes a decision's measured letters the character's.
+func (c *Character) applyLetters(d decision) {
+	for i := range c.skills {
+		if d.left[i] != nil {
+			c.skills[i].left = d.left[i]
+			c.skills[i].doubtful = d.doubtful[i]
+		}
+	}
 }
 
 // finish copies the character's state into the ruling.
@@ -197,10 +219,13 @@ type decision struct {
 	faults     []Fault
 	undecided  []string
 	notes      []string
-	removed    int      // full letters of the named skill (any skill, for an unnamed penalty) removed
-	paperDoubt bool     // the measurement doubts PaperFitsTemplate
-	left       [][]bool // per skill, its letters left after the tear; nil: unchanged
-	doubtful   [][]bool // per skill, letters counted as left that were measured ambiguous
+	removed    int  // full letters of the named skill (any skill, for an unnamed penalty) removed
+	paperDoubt bool // the measurement doubts PaperFitsTemplate
+	// lettersDoubted: the letters measured cannot be trusted either (a free-text doubt, which
+	// the judge cannot read; letters removed while no paper was).
+	lettersDoubted bool
+	left           [][]bool // per skill, its letters left after the tear; nil: unchanged
+	doubtful       [][]bool // per skill, letters counted as left that were measured ambiguous
 }
 
 func (c *Character) decide(t Tear, m Measurement) decision {
@@ -331,6 +356,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	nothing := m.Pieces <= 0 || m.RemovedAreaMM2 <= 0
 	if nothing && anyRemovedState {
 		d.undecided = append(d.undecided, "letters measured removed while no paper was removed")
+		d.lettersDoubted = true
 	}
 	// Whether no_full_letter applies may be too close to call. That makes the ruling
 	// undecided only when the verdict hangs on it; see below.
@@ -383,6 +409,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	}
 	for _, s := range m.Doubts {
 		d.undecided = append(d.undecided, "measurement doubt: "+s)
+		d.lettersDoubted = true
 	}
 	for _, u := range m.Uncertain {
 		if u.About == AboutPaperFits {

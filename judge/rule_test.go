@@ -148,11 +148,11 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "named skill not measured", tear: use("Hop"), m: meas("-", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: "letters of Hop (the skill torn for) were not located", skills: left(3, 3, true)},
 		{name: "other located skill not measured", tear: use("Hop"), m: meas("ROO", "-"),
-			verdict: Undecided, faults: []Fault{}, reason: "letters of Axe were not measured", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "letters of Axe were not measured", removed: 1, skills: left(2, 3, true)},
 		// No letter of Hop certainly removed and one too close to call: removed whole it makes
 		// the tear valid, cut it makes it no_full_letter, so the verdict is undecided.
 		{name: "ambiguous letter of named skill", tear: use("Hop"), m: meas("AOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: notMeasured(left(3, 3, true), "Hop")},
 		// A letter of Hop certainly removed: the tear is valid whatever the ambiguous second
 		// letter is. That letter is counted as left (H gone, o and p left: 2), and Hop's count
 		// is flagged as not measured.
@@ -175,7 +175,7 @@ func TestRuleOneTear(t *testing.T) {
 		// Removed or cut, and no letter certainly removed: it could be the full letter, so
 		// the verdict is undecided.
 		{name: "removed-or-cut letter of named skill", tear: use("Hop"), m: meas("XOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(2, 3, true)},
 		// Beside a certainly removed letter: valid, and the removed-or-cut o is not left
 		// either way, so Hop's count (p: 1) is certain.
 		{name: "removed-or-cut letter beside a removed one", tear: use("Hop"), m: meas("RXO", "OOO"),
@@ -191,7 +191,7 @@ func TestRuleOneTear(t *testing.T) {
 			noteMatch: "letter 3 (e) of Axe could not be measured: counted as left"},
 		// An unmeasured letter of Hop with none removed could be the full letter: undecided.
 		{name: "unknown letter of named skill", tear: use("Hop"), m: meas("COU", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: notMeasured(left(2, 3, true), "Hop")},
 		{name: "wrong letter count", tear: use("Hop"), m: meas("ROOO", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: "Hop has 3 letters but 4 were measured", skills: left(3, 3, true)},
 		{name: "free text doubt", tear: use("Hop"),
@@ -201,7 +201,7 @@ func TestRuleOneTear(t *testing.T) {
 			m: with(meas("ROO", "OOO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
 			}),
-			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (template_fits): fit within 1 mm", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (template_fits): fit within 1 mm", removed: 1, skills: left(2, 3, true)},
 		// Not edge to edge for certain: a faux pas whether or not the piece covers the
 		// template. piece_too_small is not listed (measured false, but in doubt); a note says
 		// it may also apply.
@@ -218,7 +218,7 @@ func TestRuleOneTear(t *testing.T) {
 				m.EdgeToEdge = false
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}, {About: AboutEdgeToEdge, Text: "edge within 1 mm"}}
 			}),
-			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (edge_to_edge): edge within 1 mm", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (edge_to_edge): edge within 1 mm", removed: 1, skills: left(2, 3, true)},
 		// A strip along the edge that may be a second piece, beside a certain fault.
 		{name: "pieces doubt beside a certain fault", tear: use("Hop"),
 			m: with(meas("OOO", "OOO"), func(m *Measurement) {
@@ -406,7 +406,7 @@ func TestRuleSequences(t *testing.T) {
 		}},
 		{name: "undecided changes nothing, next tear catches up", steps: []step{
 			// ambiguous: undecided, Hop still counted 3, nothing owed.
-			{tear: use("Hop"), m: meas("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call"},
+			{tear: use("Hop"), m: meas("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call", unmeasured: []string{"Hop"}},
 			// the next measurement, against the photo after the undecided tear, reports H gone.
 			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
 				note: "letter 1 (H) of Hop was not on the sheet before this tear"},
@@ -482,17 +482,16 @@ func TestRuleSequences(t *testing.T) {
 				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
 			}), verdict: Valid, hop: 2, axe: 3, paper: true, note: "fit on the remaining paper is in doubt"},
 			// the next tear cannot settle it (the template does not fit after it): undecided,
-			// nothing changes, not out.
+			// not out; its letters are applied (A torn off is gone whatever the verdict).
 			{tear: use("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
-				verdict: Undecided, hop: 2, axe: 3, paper: true,
+				verdict: Undecided, hop: 2, axe: 2, paper: true,
 				reason: "whether the template still fitted on the paper left after tear 1 is in doubt: the GM decides whether Ann is out (too_little_paper)"},
 			// still in doubt when the new measurement doubts the fit too.
-			{tear: use("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) {
+			{tear: use("Axe"), m: with(meas("GOO", "GRO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
-			}), verdict: Undecided, hop: 2, axe: 3, paper: true, reason: "after tear 1 is in doubt"},
+			}), verdict: Undecided, hop: 2, axe: 1, paper: true, reason: "after tear 1 is in doubt"},
 			// the template fits after this tear, so it fitted before: settled, ruled.
-			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true, note: "the doubt about the paper is settled"},
-			{tear: use("Axe"), m: meas("GOO", "GRO"), verdict: Valid, hop: 2, axe: 1, paper: true},
+			{tear: use("Axe"), m: meas("GOO", "GGR"), verdict: Valid, hop: 2, axe: 0, paper: true, note: "the doubt about the paper is settled"},
 		}},
 		{name: "paper doubt settled at once", steps: []step{
 			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) {
@@ -677,5 +676,7 @@ func TestSucceeds(t *testing.T) {
 func TestLettersLeftLabel(t *testing.T) {
 	assert.Equal(t, "letters left", LettersLeftLabel(TearRuling{Verdict: Valid}))
 	assert.Equal(t, "letters left", LettersLeftLabel(TearRuling{Verdict: FauxPas}))
-	assert.Equal(t, "letters left (as before this tear)", LettersLeftLabel(TearRuling{Verdict: Undecided}))
+	// An undecided tear's letters are as measured, unless nothing after it was.
+	assert.Equal(t, "letters left", LettersLeftLabel(TearRuling{Verdict: Undecided}))
+	assert.Equal(t, "letters left (as before this tear)", LettersLeftLabel(TearRuling{Verdict: Undecided, LettersAsBefore: true}))
 }

@@ -153,11 +153,11 @@ func (r TearRuling) Succeeds() bool {
 	return false
 }
 
-// LettersLeftLabel is how people see the letters left of ruling r: "letters left", or for an
-// undecided tear (which changes nothing) "letters left (as before this tear)", so that counts
-// carried over are not read as measured after the tear.
+// LettersLeftLabel is how people see the letters left of ruling r: "letters left", or when
+// nothing after the tear was measured reliably (LettersAsBefore) "letters left (as before
+// this tear)", so that counts carried over are not read as measured after the tear.
 func LettersLeftLabel(r TearRuling) string {
-	if r.Verdict == Undecided {
+	if r.LettersAsBefore {
 		return "letters left (as before this tear)"
 	}
 	return "letters left"

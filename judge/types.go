@@ -242,6 +242,12 @@ type TearRuling struct {
 	Out                bool         `json:"out"`
 	OutReason          OutReason    `json:"out_reason"`
 	Notes              []string     `json:"notes,omitempty"`
+	// LettersAsBefore is true when Skills are carried from before this (undecided) tear
+	// because nothing after it was measured reliably: the measurement refused or doubted
+	// beyond what the judge can read, the tear not allowed, the character already out. An
+	// undecided tear measured otherwise has its letters applied as measured (a letter torn
+	// off is gone whatever the verdict).
+	LettersAsBefore bool `json:"letters_as_before,omitempty"`
 }
 
 // SkillState is one skill's full letters left on the sheet after a tear.

@@ -299,8 +299,11 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		if !reused {
 			meas, after, measured = pa.measure(t, data, readErr, before, wasOut)
 			if meas.Refused == "" && measured != nil && len(skipped) > 0 {
-				meas.Doubts = append(meas.Doubts, fmt.Sprintf("measured against the sheet before tear %d, whose photo could not be measured: "+
-					"the paper removed by that tear cannot be told apart from this one's", skipped[0]))
+				// Structured: what this tear removed is in doubt, but the letters left after it
+				// are measured (judge applies them; a letter torn off is gone either way).
+				meas.Uncertain = append(meas.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+					Text: fmt.Sprintf("measured against the sheet before tear %d, whose photo could not be measured: "+
+						"the paper removed by that tear cannot be told apart from this one's", skipped[0])})
 			}
 		}
 		ruling := c.Rule(index, t.Tear, meas)

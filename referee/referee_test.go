@@ -132,9 +132,12 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	// Tear 3 is measured against the fresh sheet: what tears 1 and 2 removed is in its
 	// measurement, so it cannot be ruled with certainty.
 	assert.Equal(t, judge.Undecided, bo.Tears[2].Verdict)
-	assert.Equal(t, "measurement doubt: measured against the sheet before tear 1, whose photo could not be measured: "+
+	assert.Equal(t, "measurement doubt (removed): measured against the sheet before tear 1, whose photo could not be measured: "+
 		"the paper removed by that tear cannot be told apart from this one's", bo.Tears[2].UndecidedReason)
 	assert.False(t, bo.Tears[2].Out)
+	// Its letters are measured all the same: applied, not carried from before.
+	assert.False(t, bo.Tears[2].LettersAsBefore)
+	assert.True(t, bo.Tears[0].LettersAsBefore)
 
 	assert.Equal(t, []string{"Ann:valid", "Ann:faux_pas", "Ann:valid", "Ann:valid", "Bo:undecided", "Bo:undecided", "Bo:undecided"}, reported)
 	assert.Equal(t, eye.Opened, eye.Closed, "every sheet closed")

@@ -45,7 +45,7 @@ type scores struct {
 	// to call (the notes say it "may also apply"), the rest of the faults right.
 	faultInDoubt        int
 	skills, skillsRight int
-	skillsUndecided     int      // letters left wrong on an undecided tear (left as before it)
+	skillsUndecided     int      // letters left wrong on an undecided tear
 	skillsWithinTruth   int      // counted right: off by no more than the truth's own ambiguous letters
 	skillsWrong         []string // letters left wrong on a decided tear
 	outWrongly          []string
@@ -162,7 +162,7 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 					continue
 				}
 				if got.Verdict == judge.Undecided {
-					s.skillsUndecided++ // left as before the tear, by design
+					s.skillsUndecided++
 				} else {
 					s.skillsWrong = append(s.skillsWrong, fmt.Sprintf("%s %s: %s left %d, truth %d", id, got.Verdict, ws.Name, g, ws.Remaining))
 				}
@@ -206,7 +206,7 @@ func (s *scores) report(tb testing.TB) {
 		tb.Logf("of these, %d photos cut the sheet off (%d ruled undecided); on the %d that show the whole sheet: right %d (%.1f%%)",
 			s.cutOff, s.cutOffUndecided, s.unambiguous-s.cutOff, s.verdictRight, 100*ratio(s.verdictRight, s.unambiguous-s.cutOff))
 	}
-	tb.Logf("letters left per skill right: %d/%d (%.1f%%); of the wrong ones, %d on undecided tears (left as before the tear), %d on decided tears",
+	tb.Logf("letters left per skill right: %d/%d (%.1f%%); of the wrong ones, %d on undecided tears, %d on decided tears",
 		s.skillsRight, s.skills, 100*ratio(s.skillsRight, s.skills), s.skillsUndecided, len(s.skillsWrong))
 	if s.skillsWithinTruth > 0 {
 		tb.Logf("(of the right ones, %d differ from the truth's count by no more than its own letters too close to call)", s.skillsWithinTruth)

@@ -76,8 +76,6 @@ type tearView struct {
 	// Refused: the tear is undecided because its measurement was refused, so it has no
 	// measured values to show (the JSON's zeros and carried flags are not measurements).
 	Refused bool
-	// Undecided: the tear changed nothing, so its letters left are those before it.
-	Undecided bool
 }
 
 // refusedReason is how judge starts the reason of a tear whose measurement was refused.
@@ -103,8 +101,7 @@ func view(p Page) pageView {
 			}
 			tv := tearView{TearRuling: t, Before: dataURL(ti.Before), After: dataURL(ti.After),
 				Annotated: dataURL(ti.Annotated), Class: string(t.Verdict),
-				Refused:   t.Verdict == judge.Undecided && strings.Contains(t.UndecidedReason, refusedReason),
-				Undecided: t.Verdict == judge.Undecided}
+				Refused: t.Verdict == judge.Undecided && strings.Contains(t.UndecidedReason, refusedReason)}
 			fs := make([]string, len(t.Faults))
 			for k, f := range t.Faults {
 				fs[k] = strings.ReplaceAll(string(f), "_", " ")

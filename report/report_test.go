@@ -73,9 +73,12 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 	p := samplePage()
 	tears := p.Rulings.Players[0].Tears
 	tears[2].PaperFitsTemplate = true // carried from before the tear, as judge does
-	// An undecided tear that was measured: no "not measured" (its reason is no refusal).
+	tears[2].LettersAsBefore = true   // as judge sets it for a refused measurement
+	// An undecided tear that was measured: no "not measured" (its reason is no refusal), and
+	// its letters left are as measured (judge applies them).
 	measured := tears[2]
 	measured.Index = 5
+	measured.LettersAsBefore = false
 	measured.UndecidedReason = "whether a full letter of Archery was removed is too close to call"
 	p.Rulings.Players[0].Tears = append(tears[:4:4], measured)
 	var buf bytes.Buffer
@@ -95,8 +98,8 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 			[]string{"Removed 1520 mm² in 1 piece(s); edge to edge: yes; template fits: yes", "Paper left covers the template: yes."},
 			[]string{"not measured<", "not measured.", "as before this tear"}},
 		{"undecided, measured", articles[4],
-			[]string{"Paper left covers the template: yes.", "letters left (as before this tear)"},
-			[]string{"not measured<", "not measured."}},
+			[]string{"Paper left covers the template: yes.", "<th>letters left</th>"},
+			[]string{"not measured<", "not measured.", "as before this tear"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
