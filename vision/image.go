@@ -34,6 +34,8 @@ type SheetImage struct {
 	H [9]float64
 
 	feat     *features  // ORB features of the fresh sheet, computed on first Register
+	gray     gocv.Mat   // Image in grey, computed on first Register against this sheet (grayMat)
+	inkHalo  []byte     // fresh sheets: ink dilated by fillInk's halo, computed on demand
 	paperLab *colorHist // colour model of this sheet's paper
 	ink      []byte     // fresh sheets: ink mask at frame resolution, computed on demand
 	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
@@ -67,6 +69,7 @@ func (s *SheetImage) Close() error {
 	}
 	closeMat(&s.Image)
 	closeMat(&s.Mask)
+	closeMat(&s.gray)
 	if s.feat != nil {
 		s.feat.close()
 		s.feat = nil
@@ -152,6 +155,26 @@ func float32s(m gocv.Mat) []float32 {
 		return nil
 	}
 	return append([]float32(nil), f...)
+}
+
+// f32view is a continuous CV_32F Mat's data, not copied: valid until the Mat is closed or
+// written.
+func f32view(m gocv.Mat) []float32 {
+	f, err := m.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// u8view is a continuous CV_8U Mat's data, not copied: valid until the Mat is closed or
+// written.
+func u8view(m gocv.Mat) []byte {
+	b, err := m.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // matBytes returns a copy of a Mat's pixels (continuous, row-major).

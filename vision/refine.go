@@ -45,17 +45,26 @@ func refinePoints(fresh *SheetImage, gray gocv.Mat, n int, spacing float64) []pt
 	return out
 }
 
+// grayMat is the sheet's Image in grey (cached; closed by Close, never written).
+func (s *SheetImage) grayMat() gocv.Mat {
+	if s.gray.Ptr() == nil {
+		s.gray = gocv.NewMat()
+		gocv.CvtColor(s.Image, &s.gray, gocv.ColorBGRToGray)
+	}
+	return s.gray
+}
+
 // refineH improves h (sheet mm -> photo px) by patch correlation. paperOK tells whether a
 // frame-px position is paper in the photo. It returns the refined homography, the RMS
 // residual of the patch displacements in mm, and the number of patches used.
 //
 // dense takes the denser point set (refineDensePatches, twice as close): for a small remnant,
 // whose few words hold too few of the regular points.
-func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool, dense bool) (homog, float64, int, []pair) {
+//
+// pg is the photo in grey (CV_8UC1, the photo's size); the caller closes it.
+func refineH(fresh *SheetImage, pg gocv.Mat, h homog, paperOK func(p pt) bool, dense bool) (homog, float64, int, []pair) {
 	ppm := fresh.PxPerMM
-	fg := gocv.NewMat()
-	defer fg.Close()
-	gocv.CvtColor(fresh.Image, &fg, gocv.ColorBGRToGray)
+	fg := fresh.grayMat()
 	n, spacing := refinePatches, 20.0
 	if dense {
 		n, spacing = refineDensePatches, 40
@@ -79,9 +88,6 @@ func refineH(fresh *SheetImage, bgr gocv.Mat, h homog, paperOK func(p pt) bool, 
 	Ai := A.inv()
 	resid, used := math.NaN(), 0
 	var pairs []pair
-	pg := gocv.NewMat()
-	defer pg.Close()
-	gocv.CvtColor(bgr, &pg, gocv.ColorBGRToGray)
 	search := []int{14, 5}
 	for round, sr := range search {
 		wg := warpToFrame(pg, h, fresh.Paper, ppm, 0)

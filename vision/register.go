@@ -138,10 +138,12 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	fw := int(math.Round(float64(bgr.Cols()) * fs))
 	fh := int(math.Round(float64(bgr.Rows()) * fs))
 	fs = float64(fw) / float64(bgr.Cols())
+	pg := gocv.NewMat() // the photo in grey: features here, ink patches in refineH
+	defer pg.Close()
+	gocv.CvtColor(bgr, &pg, gocv.ColorBGRToGray)
 	gray := gocv.NewMat()
 	defer gray.Close()
-	gocv.CvtColor(bgr, &gray, gocv.ColorBGRToGray)
-	gocv.Resize(gray, &gray, image.Pt(fw, fh), 0, 0, gocv.InterpolationArea)
+	gocv.Resize(pg, &gray, image.Pt(fw, fh), 0, 0, gocv.InterpolationArea)
 	wm := newMask(loc.w, loc.h, loc.mask)
 	defer wm.Close()
 	fm := gocv.NewMat()
@@ -201,14 +203,14 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	// a patch on paper torn away finds no match (normalised correlation under 0.7) or an
 	// inconsistent one (RANSAC).
 	paperOK := func(pt) bool { return true }
-	h2, r2, npatch, pairs := refineH(fresh, bgr, h, paperOK, false)
+	h2, r2, npatch, pairs := refineH(fresh, pg, h, paperOK, false)
 	if npatch < minConfirmPatches {
 		// Few patches: a small remnant. Try the denser point set from the better estimate.
 		h0 := h
 		if npatch >= 8 {
 			h0 = h2
 		}
-		if h3, r3, n3, p3 := refineH(fresh, bgr, h0, paperOK, true); n3 > npatch {
+		if h3, r3, n3, p3 := refineH(fresh, pg, h0, paperOK, true); n3 > npatch {
 			h2, r2, npatch, pairs = h3, r3, n3, p3
 		}
 	}
@@ -638,7 +640,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
 		// colour test (unbiased at the 50% point) decides instead.
-		fillInk(cp, freshInk(fresh), sz, ppm, int(2*ppm))
+		fillInk(cp, freshInk(fresh), freshInkHalo(fresh), sz, ppm, int(2*ppm))
 		tr("m.fillink")
 		grown := newMask(sz.X, sz.Y, cp)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
@@ -1048,14 +1050,7 @@ const edgeRefMM = 0.5
 // paper; letters on a torn-away piece go with the table around them. Pixels within edgeBand
 // of the frame's edge are left alone: the fresh sheet's own edge often reads as "ink" (a
 // sliver of table), and the untorn-edge check needs the boundary as measured.
-func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
-	const inkHaloPx = 3
-	im := newMask(sz.X, sz.Y, ink)
-	defer im.Close()
-	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*inkHaloPx+1, 2*inkHaloPx+1))
-	gocv.Dilate(im, &im, k)
-	k.Close()
-	halo := im.ToBytes()
+func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
 	// Outside the halo: paper and table counted over the window (box means of 0/255 masks).
 	p := make([]byte, len(cp))
 	q := make([]byte, len(cp))
@@ -1077,7 +1072,7 @@ func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
 	w := int(6*ppm) | 1
 	gocv.BoxFilter(pm, &pf, int(gocv.MatTypeCV32F), image.Pt(w, w))
 	gocv.BoxFilter(qm, &qf, int(gocv.MatTypeCV32F), image.Pt(w, w))
-	pb, qb := float32s(pf), float32s(qf)
+	pb, qb := f32view(pf), f32view(qf) // read before pf and qf are closed
 	for y := edgeBand; y < sz.Y-edgeBand; y++ {
 		for x := edgeBand; x < sz.X-edgeBand; x++ {
 			// More than two thirds of the pixels outside the halo are table.
@@ -1087,6 +1082,24 @@ func fillInk(cp, ink []byte, sz image.Point, ppm float64, edgeBand int) {
 		}
 	}
 	inkDecide(cp, ink, sz, ppm)
+}
+
+// inkHaloPx is the halo fillInk examines around the fresh sheet's ink (px).
+const inkHaloPx = 3
+
+// freshInkHalo is freshInk dilated by a disk of inkHaloPx (255 = within the halo or ink).
+// Cached.
+func freshInkHalo(fresh *SheetImage) []byte {
+	if fresh.inkHalo != nil {
+		return fresh.inkHalo
+	}
+	im := newMask(fresh.Image.Cols(), fresh.Image.Rows(), freshInk(fresh))
+	defer im.Close()
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*inkHaloPx+1, 2*inkHaloPx+1))
+	gocv.Dilate(im, &im, k)
+	k.Close()
+	fresh.inkHalo = im.ToBytes()
+	return fresh.inkHalo
 }
 
 // inkDecide settles the fresh sheet's ink pixels by their surroundings. Dark ink matches a
@@ -1112,7 +1125,7 @@ func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
 	k := int(2*ppm) | 1
 	gocv.Blur(pm, &pm, image.Pt(k, k))
 	gocv.Blur(qm, &qm, image.Pt(k, k))
-	pb, qb := pm.ToBytes(), qm.ToBytes()
+	pb, qb := u8view(pm), u8view(qm) // read before pm and qm are closed
 	for j := range cp {
 		if ink[j] != 0 && (pb[j] != 0 || qb[j] != 0) {
 			if pb[j] >= qb[j] {
