@@ -481,6 +481,17 @@ func freshGreyRange(fresh *SheetImage) ([]byte, []byte) {
 	return fresh.greyLo, fresh.greyHi
 }
 
+// greyImage is isGrey(s.Image), cached on the sheet (its Image never changes).
+func (s *SheetImage) greyImage() bool {
+	if s.grey == 0 {
+		s.grey = 1
+		if isGrey(s.Image) {
+			s.grey = 2
+		}
+	}
+	return s.grey == 2
+}
+
 // isGrey reports whether a BGR image is greyscale: on a sample of one pixel in 7, 99% have
 // channels within 2 levels of each other (a greyscale JPEG decoded to BGR has them equal).
 func isGrey(m gocv.Mat) bool {

@@ -60,13 +60,14 @@ func (h *colorHist) smoothL(rl int) {
 	const n = 1 << histBits
 	var tmp [histN]float32
 	for axis := 0; axis < 3; axis++ {
-		stride := 1 << (histBits * (2 - axis))
+		shift := histBits * (2 - axis)
+		stride := 1 << shift
 		r := 1
 		if axis == 0 {
 			r = rl
 		}
 		for i := 0; i < histN; i++ {
-			c := (i / stride) % n
+			c := (i >> shift) & (n - 1) // (i / stride) % n
 			v := h.p[i]
 			for k := 1; k <= r; k++ {
 				if c-k >= 0 {

@@ -18,7 +18,7 @@ func TestLocateDebug(t *testing.T) {
 	files = append(files, filepath.Join(d, "torn", "antishredder_input_img_1.jpg"))
 	for _, f := range files {
 		img, _ := ReadImage(f)
-		l, err := locate(img, nil, workLong)
+		l, err := locate(img, nil, workLong, true)
 		img.Close()
 		if err != nil {
 			t.Logf("%s: %v", filepath.Base(f), err)

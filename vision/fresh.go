@@ -28,7 +28,7 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	defer bgr.Close()
-	loc, err := locate(bgr, nil, workLong)
+	loc, err := locate(bgr, nil, workLong, true)
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,6 @@ func locateGrabCut(photo gocv.Mat) *located {
 	defer m.Close()
 	morph(&m, 3, 5)
 	l := &located{scale: scale, w: w, h: h, mask: m.ToBytes()}
-	l.regions = findRegions(m, l.mask, w, h)
+	l.regions = findRegions(m, l.mask, w, h, true)
 	return l
 }

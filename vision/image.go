@@ -36,6 +36,9 @@ type SheetImage struct {
 	feat     *features  // ORB features of the fresh sheet, computed on first Register
 	gray     gocv.Mat   // Image in grey, computed on first Register against this sheet (grayMat)
 	inkHalo  []byte     // fresh sheets: ink dilated by fillInk's halo, computed on demand
+	refGrown []byte     // Mask grown by a millimetre (refPaper), computed on demand
+	refAll   bool       // refPaper found paper everywhere
+	grey     byte       // greyImage: 0 not yet known, 1 colour, 2 greyscale
 	paperLab *colorHist // colour model of this sheet's paper
 	ink      []byte     // fresh sheets: ink mask at frame resolution, computed on demand
 	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand

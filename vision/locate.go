@@ -91,8 +91,10 @@ func checkPhoto(photo gocv.Mat) (gocv.Mat, error) {
 // locate segments paper from table in photo (BGR), downscaled to long pixels on its long
 // side. paper, when not nil, is the colour model of
 // the sheet's paper from an earlier photo; otherwise it is bootstrapped from bright,
-// unsaturated pixels.
-func locate(photo gocv.Mat, paper *colorHist, long int) (*located, error) {
+// unsaturated pixels. quads fits each blob's quadrilateral and its evidence (Fresh looks for
+// the sheet among them); without, the regions carry their outline and area only (all
+// Register needs).
+func locate(photo gocv.Mat, paper *colorHist, long int, quads bool) (*located, error) {
 	scale := float64(long) / float64(max(photo.Cols(), photo.Rows()))
 	if scale > 1 {
 		scale = 1
@@ -111,10 +113,13 @@ func locate(photo gocv.Mat, paper *colorHist, long int) (*located, error) {
 	l := &located{scale: scale, w: w, h: h, lab: labBytes(small)}
 	n := w * h
 	band := max(3, min(w, h)/40)
-	inBand := func(i int) bool {
-		x, y := i%w, i/w
-		return x < band || y < band || x >= w-band || y >= h-band
+	border := make([]bool, n) // within band of the image's edge
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			border[y*w+x] = x < band || y < band || x >= w-band || y >= h-band
+		}
 	}
+	inBand := func(i int) bool { return border[i] }
 	l.bg = histFrom(l.lab, 1, inBand)
 	if paper != nil {
 		l.fg = paper
@@ -187,7 +192,7 @@ func locate(photo gocv.Mat, paper *colorHist, long int) (*located, error) {
 		l.bg = histFrom(l.lab, 1, func(i int) bool { return db[i] == 0 || inBand(i) })
 	}
 	l.mask = mask.ToBytes()
-	l.regions = findRegions(mask, l.mask, w, h)
+	l.regions = findRegions(mask, l.mask, w, h, quads)
 	return l, nil
 }
 
@@ -204,8 +209,8 @@ func blank(bgr gocv.Mat) bool {
 }
 
 // findRegions returns the outer contours of the mask's blobs larger than 1% of the image,
-// largest first, each with its fitted quadrilateral.
-func findRegions(mask gocv.Mat, mb []byte, w, h int) []region {
+// largest first, each with its fitted quadrilateral when quads is set.
+func findRegions(mask gocv.Mat, mb []byte, w, h int, quads bool) []region {
 	cs := gocv.FindContours(mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
 	defer cs.Close()
 	minArea := 0.01 * float64(w*h)
@@ -227,6 +232,10 @@ func findRegions(mask gocv.Mat, mb []byte, w, h int) []region {
 		}
 		if onBorder >= 3 {
 			r.touches = float64(onBorder) / float64(len(ps))
+		}
+		if !quads {
+			out = append(out, r)
+			continue
 		}
 		r.quad, r.quadOK = fitQuad(r.contour)
 		if r.quadOK {

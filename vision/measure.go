@@ -281,7 +281,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if covered != "" {
 		m.Refused = covered
 	}
-	if isGrey(before.Image) || isGrey(after.Image) {
+	if before.greyImage() || after.greyImage() {
 		m.Doubts = append(m.Doubts, "a photo is greyscale: paper was told from the table by brightness alone (shaded paper and a pale table grain look alike)")
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -109,7 +110,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	}
 	defer bgr.Close()
 	tr := tracer()
-	loc, err := locate(bgr, nil, regLong)
+	loc, err := locate(bgr, nil, regLong, false)
 	tr("locate")
 	if err != nil {
 		return nil, err
@@ -629,7 +630,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	// A greyscale photo of a colour sheet (or a colour photo of a sheet photographed in
 	// grey): the change test compares brightness only.
-	wbC, grey := wb, isGrey(bgr) || isGrey(fresh.Image)
+	wbC, grey := wb, isGrey(bgr) || fresh.greyImage()
 	if grey {
 		wbC = toGrey(wb)
 	}
@@ -648,27 +649,27 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		k.Close()
 		gb := grown.ToBytes()
 		grown.Close()
-		for y := 0; y < sz.Y; y++ {
-			for x := 0; x < sz.X; x++ {
-				j := y*sz.X + x
-				if cp[j] == 0 && gb[j] != 0 && prob[(y+off)*fw+x+off] > 127 {
-					cp[j] = 255
-				}
-			}
-		}
 		e := int(2 * ppm)
 		for y := 0; y < sz.Y; y++ {
-			for x := 0; x < sz.X; x++ {
-				i := (y+off)*fw + x + off
-				if valid[i] != 255 {
+			i0 := (y+off)*fw + off
+			cr, gr := cp[y*sz.X:(y+1)*sz.X], gb[y*sz.X:(y+1)*sz.X]
+			pr, vr := prob[i0:i0+sz.X], valid[i0:i0+sz.X]
+			for x := range cr {
+				if cr[x] == 0 && gr[x] != 0 && pr[x] > 127 {
+					cr[x] = 255
+				}
+			}
+			inner := y >= e && y < sz.Y-e
+			for x, c := range cr {
+				if vr[x] != 255 {
 					continue
 				}
-				if x >= e && y >= e && x < sz.X-e && y < sz.Y-e {
-					prob[i] = cp[y*sz.X+x]
-				} else if cp[y*sz.X+x] != 0 {
+				if inner && x >= e && x < sz.X-e {
+					pr[x] = c
+				} else if c != 0 {
 					// Near the edge, paper by either test: on a pale table the colour
 					// test loses shaded paper, and the change test errs inwards only.
-					prob[i] = 255
+					pr[x] = 255
 				}
 			}
 		}
@@ -678,17 +679,13 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// referee falls back to the previous photo) has no paper, grown by a millimetre for the
 	// alignment, the later photo has none either. Its table there would otherwise match the
 	// reference's table as well as paper matches paper.
-	if !fresh.Mask.Empty() && fresh.Mask.Rows() == sz.Y && fresh.Mask.Cols() == sz.X {
-		rm := fresh.Mask.Clone()
-		k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(int(2*ppm)|1, int(2*ppm)|1))
-		gocv.Dilate(rm, &rm, k)
-		k.Close()
-		rb := rm.ToBytes()
-		rm.Close()
+	if rb := refPaper(fresh, sz, ppm); rb != nil {
 		for y := 0; y < sz.Y; y++ {
-			for x := 0; x < sz.X; x++ {
-				if rb[y*sz.X+x] == 0 {
-					prob[(y+off)*fw+x+off] = 0
+			i0 := (y+off)*fw + off
+			pr := prob[i0 : i0+sz.X]
+			for x, v := range rb[y*sz.X : (y+1)*sz.X] {
+				if v == 0 {
+					pr[x] = 0
 				}
 			}
 		}
@@ -736,7 +733,14 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// Paper running into the part of the frame that lies outside the photo: the sheet is cut
 	// off by the photo's edge, and what is beyond it cannot be measured.
 	cutPx := 0
+	full := make([]bool, fhh) // rows wholly inside the photo
+	for y := range full {
+		full[y] = bytes.IndexByte(valid[y*fw:(y+1)*fw], 0) < 0
+	}
 	for y := 1; y < fhh-1; y++ {
+		if full[y-1] && full[y] && full[y+1] {
+			continue // no pixel of the row (x from 1 to fw-2) has a neighbour outside the photo
+		}
 		for x := 1; x < fw-1; x++ {
 			i := y*fw + x
 			if mb[i] != 0 && (valid[i-1] != 255 || valid[i+1] != 255 || valid[i-fw] != 255 || valid[i+fw] != 255) {
@@ -753,10 +757,13 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// Spill: paper in the 2 mm band just outside the sheet.
 	spill := 0
 	s2 := int(2 * ppm)
-	for y := 0; y < fhh; y++ {
-		for x := 0; x < fw; x++ {
-			if mb[y*fw+x] != 0 && (x < off || y < off || x >= off+sz.X || y >= off+sz.Y) &&
-				x >= off-s2 && y >= off-s2 && x < off+sz.X+s2 && y < off+sz.Y+s2 {
+	for y := max(0, off-s2); y < min(fhh, off+sz.Y+s2); y++ {
+		for x := max(0, off-s2); x < min(fw, off+sz.X+s2); x++ {
+			if x == off && y >= off && y < off+sz.Y {
+				x = off + sz.X - 1 // the sheet itself is no spill
+				continue
+			}
+			if mb[y*fw+x] != 0 && (x < off || y < off || x >= off+sz.X || y >= off+sz.Y) {
 				spill++
 			}
 		}
@@ -1082,6 +1089,30 @@ func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
 		}
 	}
 	inkDecide(cp, ink, sz, ppm)
+}
+
+// refPaper is the reference sheet's paper (Mask) grown by a millimetre (a 2 mm disk), as
+// bytes over the frame sz, or nil when it has no mask of that size or is paper everywhere
+// (a fresh sheet): then nothing is excluded. Cached on the sheet.
+func refPaper(fresh *SheetImage, sz image.Point, ppm float64) []byte {
+	if fresh.Mask.Empty() || fresh.Mask.Rows() != sz.Y || fresh.Mask.Cols() != sz.X {
+		return nil
+	}
+	if fresh.refGrown != nil || fresh.refAll {
+		return fresh.refGrown
+	}
+	rm := fresh.Mask.Clone()
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(int(2*ppm)|1, int(2*ppm)|1))
+	gocv.Dilate(rm, &rm, k)
+	k.Close()
+	rb := rm.ToBytes()
+	rm.Close()
+	if bytes.IndexByte(rb, 0) < 0 {
+		fresh.refAll = true
+		return nil
+	}
+	fresh.refGrown = rb
+	return rb
 }
 
 // inkHaloPx is the halo fillInk examines around the fresh sheet's ink (px).
