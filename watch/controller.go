@@ -412,7 +412,8 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 		// The referee could not even produce an undecided ruling: say so, never guess.
 		c.logf("%s tear %d (%s %s): %v", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill, err)
 		r = judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Undecided,
-			Faults: []judge.Fault{}, UndecidedReason: oneLine(err.Error()), Skills: []judge.SkillState{}}
+			Faults: []judge.Fault{}, UndecidedReason: oneLine(err.Error()), Skills: []judge.SkillState{},
+			LettersAsBefore: true}
 	}
 	r.Index = len(ps.rulings.Tears) + 1
 	if f != nil {
@@ -500,6 +501,7 @@ func unseenRuling(ps *playerState, t judge.Tear) judge.TearRuling {
 		Index: len(ps.rulings.Tears) + 1, Kind: t.Kind, Skill: t.Skill,
 		Verdict: judge.Undecided, Faults: []judge.Fault{},
 		UndecidedReason: "the tear was announced but its torn sheet was never seen settled on the table before the source ended",
+		LettersAsBefore: true,
 	}
 	if n := len(ps.rulings.Tears); n > 0 {
 		last := ps.rulings.Tears[n-1]
