@@ -70,7 +70,46 @@ func FitTemplateDetail(region gocv.Mat, pxPerMM float64, t template.Template) (F
 	if err := t.Validate(); err != nil {
 		return FitResult{}, fmt.Errorf("%w: template: %v", ErrBadInput, err)
 	}
-	f := newFitter(region, pxPerMM, t)
+	return newFitter(region, pxPerMM, t, 0, 0).detail(), nil
+}
+
+// fitTemplateWithin is FitTemplateDetail for a region whose non-zero pixels all lie in box
+// (region px): the same answer, computed on the part of the region around box. The signed
+// distance there is the whole region's (the distances that decide lie within the box and a
+// margin of fitMarginPx at fit resolution around it, where nothing is region; see
+// outerDepthNear for why a window suffices); the resampling to fitPxPerMM keeps the same
+// blocks when the window starts and ends on multiples of the scale factor. Otherwise, and
+// for a template too thin for the margin argument, it is FitTemplateDetail on the whole
+// region. Measure uses it for the removed pieces, which are small parts of the frame.
+func fitTemplateWithin(region gocv.Mat, pxPerMM float64, t template.Template, box image.Rectangle) (FitResult, error) {
+	k := int(math.Round(pxPerMM / fitPxPerMM))
+	whole := image.Rect(0, 0, region.Cols(), region.Rows())
+	if region.Ptr() == nil || region.Empty() || region.Type() != gocv.MatTypeCV8UC1 || t.Validate() != nil ||
+		k < 2 || float64(k)*fitPxPerMM != pxPerMM || whole.Dx()%k != 0 || whole.Dy()%k != 0 || box.Empty() {
+		return FitTemplateDetail(region, pxPerMM, t)
+	}
+	m := fitMarginPx * k
+	r := image.Rect((box.Min.X-m)/k*k, (box.Min.Y-m)/k*k, (box.Max.X+m+k-1)/k*k, (box.Max.Y+m+k-1)/k*k).Intersect(whole)
+	if r.Min.X < 0 || r.Min.Y < 0 || r == whole {
+		return FitTemplateDetail(region, pxPerMM, t)
+	}
+	sub := region.Region(r)
+	defer sub.Close()
+	f := newFitter(sub, pxPerMM, t, r.Min.X/k, r.Min.Y/k)
+	// Every search (tau down to -NearFitMM/2) must look for the pole strictly inside the
+	// region, which the window holds whole.
+	if f.rIn-NearFitMM/2 <= 0.75/fitPxPerMM+0.5/fitPxPerMM {
+		return FitTemplateDetail(region, pxPerMM, t)
+	}
+	return f.detail(), nil
+}
+
+// fitMarginPx: fitTemplateWithin keeps this many pixels (at fitPxPerMM) around the region's
+// box; positions that far outside lie more than 1 px outside the region, which no search accepts.
+const fitMarginPx = 8
+
+// detail runs the search and the near-fit test.
+func (f *fitter) detail() FitResult {
 	res := FitResult{}
 	res.Placement, res.Fits = f.search(0)
 	if res.Fits {
@@ -80,11 +119,12 @@ func FitTemplateDetail(region gocv.Mat, pxPerMM float64, t template.Template) (F
 		_, shrunk := f.search(-NearFitMM / 2)
 		res.Near = shrunk
 	}
-	return res, nil
+	return res
 }
 
 type fitter struct {
 	w, h    int
+	ox, oy  int       // where the fitter's image starts in the region, px at fitPxPerMM
 	sd      []float32 // signed distance, px at fitPxPerMM: >0 inside
 	maxIn   float32
 	argMax  int
@@ -97,8 +137,10 @@ type fitter struct {
 	angles  int // number of rotation steps over 360°
 }
 
-func newFitter(region gocv.Mat, ppm float64, t template.Template) *fitter {
-	f := &fitter{t: t}
+// newFitter prepares the search on region (px at ppm), which starts at (ox, oy) px at
+// fitPxPerMM in the region placements refer to.
+func newFitter(region gocv.Mat, ppm float64, t template.Template, ox, oy int) *fitter {
+	f := &fitter{t: t, ox: ox, oy: oy}
 	// Resample to fitPxPerMM, with a 1-px border of "outside" so the frame edge counts.
 	s := fitPxPerMM / ppm
 	w := int(math.Round(float64(region.Cols()) * s))
@@ -306,7 +348,7 @@ func (f *fitter) search(tau float64) (template.Placement, bool) {
 // placement converts a candidate pixel (padded, fitPxPerMM) and orientation to a Placement in
 // the region's millimetres.
 func (f *fitter) placement(i int, angleDeg float64, flip bool) template.Placement {
-	px, py := float64(i%f.w-1), float64(i/f.w-1)
+	px, py := float64(i%f.w-1+f.ox), float64(i/f.w-1+f.oy)
 	pmm := pt{(px + 0.5) / fitPxPerMM, (py + 0.5) / fitPxPerMM}
 	c := f.c
 	if flip {

@@ -147,24 +147,40 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// frame's edge). A strip along that edge is what a curled corner, a bowed side or a
 	// fraction of a millimetre of misregistration leaves: a piece counts only when enough of
 	// it lies deeper than EdgeBandMM.
-	depth := outerDepth(bm, w, h)
+	band := float32(EdgeBandMM * ppm)
+	minPx := int(MinPieceMM2 * ppm * ppm)
+	// The depth is measured around the removed pixels only (outerDepthNear): exact up to
+	// depthReach, which settles every piece (the band is far shallower); a strip whose depth
+	// is reported (below) and reaches deeper than that is measured again on the whole frame.
+	depthReach := max(4*band, float32(12*ppm))
+	depth := outerDepthNear(bm, ob, w, h, int(math.Ceil(float64(depthReach))))
 	core := make([]int, n)
 	maxDepth := make([]float32, n)
-	band := float32(EdgeBandMM * ppm)
-	for i, v := range ob {
-		if v != 0 {
-			l := lb[i]
-			d := depth(i%w, i/w)
-			if d > band {
-				core[l]++
-			}
-			if d > maxDepth[l] {
-				maxDepth[l] = d
+	depthPass := func() {
+		clear(core)
+		clear(maxDepth)
+		for i, v := range ob {
+			if v != 0 {
+				l := lb[i]
+				d := depth(i%w, i/w)
+				if d > band {
+					core[l]++
+				}
+				if d > maxDepth[l] {
+					maxDepth[l] = d
+				}
 			}
 		}
 	}
+	depthPass()
+	for i := 1; i < n; i++ {
+		if areas[i] >= minPx && 4*core[i] < minPx && 16*core[i] >= minPx && maxDepth[i] > depthReach {
+			depth = outerDepth(bm, w, h)
+			depthPass()
+			break
+		}
+	}
 	var pieces []piece
-	minPx := int(MinPieceMM2 * ppm * ppm)
 	var bandDoubt []string
 	bandPx := 0
 	for i := 1; i < n; i++ {
@@ -217,9 +233,13 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// Outlines and tear lines, and the template in each piece.
 	for _, p := range pieces {
 		pm := make([]byte, w*h)
+		box := image.Rectangle{Min: image.Pt(w, h)}
 		for i := range pm {
 			if int(lb[i]) == p.label && ob[i] != 0 {
 				pm[i] = 255
+				x, y := i%w, i/w
+				box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
+				box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
 			}
 		}
 		pmat := newMask(w, h, pm)
@@ -227,7 +247,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		res.PieceOutlines = append(res.PieceOutlines, outline)
 		res.TearLines = append(res.TearLines, tears...)
 		if !res.TemplateFits {
-			fr, err := FitTemplateDetail(pmat, ppm, t)
+			fr, err := fitTemplateWithin(pmat, ppm, t, box)
 			if err == nil {
 				if fr.Fits {
 					res.TemplateFits = true
@@ -409,6 +429,48 @@ func outerDepth(bm []byte, w, h int) func(x, y int) float32 {
 	}
 	c := chamferOf(p, pw, h+2)
 	return func(x, y int) float32 { return c.at(x+1, y+1) }
+}
+
+// outerDepthNear is outerDepth where it matters: at the pixels with roi non-zero, exact
+// wherever the depth is at most reach px (beyond, it is at least that deep: then depth >
+// reach, but not necessarily the true value). It measures only the box around those pixels
+// grown by reach: the two passes of the chamfer distance give a pixel the length of the
+// cheapest path of mask steps from a non-paper pixel, and a path of length d stays within d
+// px (every step costs at least the pixels it advances, in x or y, whichever is more) of
+// where it ends, so within the grown box it is found as on the whole frame
+// (TestChamferWindowExact). depth(x, y) is valid for pixels of the box (all roi pixels).
+func outerDepthNear(bm, roi []byte, w, h, reach int) func(x, y int) float32 {
+	x0, y0, x1, y1 := w, h, -1, -1
+	for y := 0; y < h; y++ {
+		row := roi[y*w : (y+1)*w]
+		for x, v := range row {
+			if v != 0 {
+				x0, x1 = min(x0, x), max(x1, x)
+				y0, y1 = min(y0, y), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return func(x, y int) float32 { return 0 } // no pixel asks
+	}
+	// The box in the padded frame (outerDepth's: the frame with one non-paper pixel around).
+	pw, ph := w+2, h+2
+	bx0, by0 := max(0, x0+1-reach), max(0, y0+1-reach)
+	bx1, by1 := min(pw, x1+2+reach), min(ph, y1+2+reach)
+	bw, bh := bx1-bx0, by1-by0
+	p := make([]byte, bw*bh)
+	for y := by0; y < by1; y++ {
+		if y == 0 || y == ph-1 {
+			continue // the padding row: not paper
+		}
+		for x := bx0; x < bx1; x++ {
+			if x > 0 && x < pw-1 {
+				p[(y-by0)*bw+x-bx0] = bm[(y-1)*w+x-1]
+			}
+		}
+	}
+	c := chamferOf(p, bw, bh)
+	return func(x, y int) float32 { return c.at(x+1-bx0, y+1-by0) }
 }
 
 // OccludedFrac: a removed piece of which at least this fraction and 2 x MinPieceMM2 (or twice
