@@ -22,6 +22,10 @@ const (
 // and a raw line (13), which still reads words the line finder of mode 7 rejects.
 var readModes = []string{"7", "13"}
 
+// matchHook, when set (tests only), sees each located skill's ink and view before its
+// letters are cut, so that letter cutting can be measured without reading again.
+var matchHook func(im *inkMap, skill int, v *view)
+
 // view is a region read in one orientation.
 type view struct {
 	rg  *region
@@ -208,6 +212,9 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 				out[k].Notes = append(out[k].Notes, cut)
 			}
 			continue
+		}
+		if matchHook != nil {
+			matchHook(im, k, m.view)
 		}
 		lay, notes, segConf := im.letterOutlines(m.view, s)
 		out[k].Letters = lay

@@ -1,0 +1,431 @@
+package ocr
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+
+	"tearcam/internal/synth"
+	"tearcam/judge"
+)
+
+// segCase is one located skill: its ink, the view it was matched in, and its truth.
+type segCase struct {
+	im    *inkMap
+	v     *view
+	truth synth.Skill
+}
+
+// TestSegDiag (OCR_SEGDIAG=1) locates the skills of OCR_SYNTH_N synthetic sheets (seed
+// OCR_SYNTH_SEED; OCR_SEGDIAG_PHOTO=1: photographed and rectified) once, then cuts the
+// located skills into letters under each variant named in OCR_SEGDIAG_VARIANTS
+// (comma-separated; see segVariant) and logs the letter figures per variant and per font
+// family. A diagnostic for letter cutting, skipped otherwise.
+func TestSegDiag(t *testing.T) {
+	if os.Getenv("OCR_SEGDIAG") == "" {
+		t.Skip("OCR_SEGDIAG not set")
+	}
+	n, seed := 40, int64(100)
+	if v, err := strconv.Atoi(os.Getenv("OCR_SYNTH_N")); err == nil {
+		n = v
+	}
+	if v, err := strconv.ParseInt(os.Getenv("OCR_SYNTH_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	photo := os.Getenv("OCR_SEGDIAG_PHOTO") == "1"
+	l, err := NewLocator(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var cases []segCase
+	var mu = make(chan struct{}, 1)
+	for i := 0; i < n; i++ {
+		sh, err := synth.RenderSheet(rand.New(rand.NewSource(seed+int64(i))), synth.SheetSpec{PxPerMM: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m gocv.Mat
+		if photo {
+			m = photographed(t, sh, seed+int64(i))
+		} else {
+			m = sheetMat(t, sh)
+		}
+		empty := gocv.NewMat()
+		matchHook = func(im *inkMap, k int, v *view) {
+			mu <- struct{}{}
+			cases = append(cases, segCase{im: im, v: v, truth: sh.Skills[k]})
+			<-mu
+		}
+		_, err = l.Locate(m, empty, sh.PxPerMM, sh.SkillNames())
+		matchHook = nil
+		m.Close()
+		empty.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	variants := strings.Split(os.Getenv("OCR_SEGDIAG_VARIANTS"), ",")
+	for _, vn := range variants {
+		oracle := strings.HasPrefix(vn, "oracle") && !strings.HasPrefix(vn, "oraclepart")
+		restore := func() {}
+		if oracle {
+			_, rest, _ := strings.Cut(vn, "+")
+			r := segVariant(t, rest)
+			restore = func() { r(); widthOf = letterWidth }
+		} else {
+			var rs []func()
+			for _, part := range strings.Split(vn, "+") {
+				rs = append(rs, segVariant(t, part))
+			}
+			restore = func() {
+				for _, r := range rs {
+					r()
+				}
+			}
+		}
+		fam := map[string]*[4]float64{}
+		var hds []float64
+		right, located := 0, 0
+		for _, c := range cases {
+			if oracle {
+				adv := fontAdvances(t, c.truth.Font)
+				widthOf = func(r rune) float64 {
+					if a, ok := adv[r]; ok {
+						return a
+					}
+					return letterWidth(r)
+				}
+			}
+			var lets []judge.Letter
+			var notes []string
+			if strings.HasPrefix(vn, "oraclepart") {
+				lets = oraclePartition(c, vn == "oraclepart-overlap")
+			} else {
+				lets, notes, _ = c.im.letterOutlines(c.v, c.truth.Name)
+			}
+			lay := judge.SkillLayout{Name: c.truth.Name, Letters: lets, Located: len(lets)}
+			s := scoreSkill(lay, c.truth)
+			if !s.located {
+				continue
+			}
+			located++
+			if s.lettersRight {
+				right++
+			}
+			f := c.truth.Font
+			for _, p := range []string{"dkg", "Dancing", "Breip", "Comic", "Kaushan", "femke", "Humor"} {
+				if strings.HasPrefix(f, p) {
+					f = p
+				}
+			}
+			a := fam[f]
+			if a == nil {
+				a = &[4]float64{}
+				fam[f] = a
+			}
+			a[0]++
+			if s.lettersRight {
+				a[1]++
+			}
+			for _, h := range s.hd {
+				a[2]++
+				if h <= 1 {
+					a[3]++
+				}
+			}
+			hds = append(hds, s.hd...)
+			if d := os.Getenv("OCR_SEGDIAG_DUMP"); d != "" && (vn == os.Getenv("OCR_SEGDIAG_DUMPV") || os.Getenv("OCR_SEGDIAG_DUMPV") == "" && vn == variants[0]) {
+				worst := 0.0
+				for _, h := range s.hd {
+					worst = math.Max(worst, h)
+				}
+				if worst > 1 {
+					dumpParts(t, d, c, fmt.Sprintf("%.1f", worst))
+				}
+			}
+			if os.Getenv("OCR_SEGDIAG_V") != "" && !s.lettersRight {
+				t.Logf("  %s %q %s %s %v", vn, c.truth.Name, c.truth.Font, s.marks, notes)
+			}
+		}
+		sort.Float64s(hds)
+		within := 0
+		for _, h := range hds {
+			if h <= 1 {
+				within++
+			}
+		}
+		var fs []string
+		for f, a := range fam {
+			fs = append(fs, f+":"+strconv.Itoa(int(a[1]))+"/"+strconv.Itoa(int(a[0]))+" "+strconv.FormatFloat(100*a[3]/a[2], 'f', 0, 64)+"%")
+		}
+		sort.Strings(fs)
+		q := func(f float64) float64 { return hds[min(len(hds)-1, int(f*float64(len(hds))))] }
+		t.Logf("variant %-12s located %d: letters right %.1f%%; outlines within 1 mm %.1f%%, median %.2f, p90 %.2f, mean %.2f | %s",
+			vn, located, 100*float64(right)/float64(located), 100*float64(within)/float64(len(hds)), q(0.5), q(0.9), mean(hds), strings.Join(fs, " "))
+		restore()
+	}
+}
+
+var advCache = map[string]map[rune]float64{}
+
+// fontAdvances is each letter's advance width over the font's cap height (the oracle width
+// model: the widths the generator drew with).
+func fontAdvances(t *testing.T, base string) map[rune]float64 {
+	if m, ok := advCache[base]; ok {
+		return m
+	}
+	var path string
+	for _, p := range synth.FontFiles {
+		if filepath.Base(p) == base {
+			path = p
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := sfnt.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf sfnt.Buffer
+	ppem := fixed.I(1000)
+	capH := 0.0
+	if gi, err := f.GlyphIndex(&buf, 'H'); err == nil && gi != 0 {
+		if b, _, err := f.GlyphBounds(&buf, gi, ppem, font.HintingNone); err == nil {
+			capH = -float64(b.Min.Y) / 64
+		}
+	}
+	m := map[rune]float64{}
+	for r := rune('A'); r <= 'z'; r++ {
+		gi, err := f.GlyphIndex(&buf, r)
+		if err != nil || gi == 0 {
+			continue
+		}
+		a, err := f.GlyphAdvance(&buf, gi, ppem, font.HintingNone)
+		if err == nil {
+			m[r] = float64(a) / 64 / capH
+		}
+	}
+	advCache[base] = m
+	return m
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += math.Min(v, 20)
+	}
+	return s / float64(len(x))
+}
+
+// segVariant applies a named letter-cutting variant and returns a function undoing it.
+func segVariant(t *testing.T, name string) func() {
+	k, v, _ := strings.Cut(name, "=")
+	f, _ := strconv.ParseFloat(v, 64)
+	switch k {
+	case "", "base", "oraclepart", "oraclepart-overlap":
+		return func() {}
+	case "symw":
+		old := symbolWeight
+		symbolWeight = f
+		return func() { symbolWeight = old }
+	case "seamw":
+		old := seamWindow
+		seamWindow = f
+		return func() { seamWindow = old }
+	case "fill":
+		old := fillGaps
+		fillGaps = v != "0"
+		return func() { fillGaps = old }
+	case "fillr":
+		old := fillReach
+		fillReach = f
+		return func() { fillReach = old }
+	case "fills":
+		old := fillShare
+		fillShare = f
+		return func() { fillShare = old }
+	case "empty":
+		old := emptyWeight
+		emptyWeight = f
+		return func() { emptyWeight = old }
+	case "rb":
+		old := rightBias
+		rightBias = f
+		return func() { rightBias = old }
+	case "rl":
+		old := rightLook
+		rightLook = f
+		return func() { rightLook = old }
+	case "atom":
+		old := atomDP
+		atomDP = v != "0"
+		return func() { atomDP = old }
+	case "atomset":
+		// atomset=gap:split:merge:bearing
+		ps := strings.Split(v, ":")
+		fl := func(i int) float64 { x, _ := strconv.ParseFloat(ps[i], 64); return x }
+		o1, o2, o3, o4, o5 := atomDP, mergeGapWeight, splitWeight, mergeWeight, bearing
+		atomDP, mergeGapWeight, splitWeight, mergeWeight, bearing = true, fl(0), fl(1), fl(2), fl(3)
+		return func() { atomDP, mergeGapWeight, splitWeight, mergeWeight, bearing = o1, o2, o3, o4, o5 }
+	case "atomm":
+		old, o2 := atomDP, mergeGapWeight
+		atomDP, mergeGapWeight = true, f
+		return func() { atomDP, mergeGapWeight = old, o2 }
+	case "atoms":
+		old, o2 := atomDP, splitWeight
+		atomDP, splitWeight = true, f
+		return func() { atomDP, splitWeight = old, o2 }
+	case "corem":
+		old := coreMargin
+		coreMargin = f
+		return func() { coreMargin = old }
+	}
+	t.Fatalf("unknown variant %q", name)
+	return nil
+}
+
+// dumpParts writes the case's ink coloured by letter: this package's division on the left,
+// the truth's (oraclePartition) on the right.
+func dumpParts(t *testing.T, dir string, c segCase, tag string) {
+	rg := c.v.rg
+	if rg.full != nil {
+		rg = rg.full
+	}
+	im := c.im
+	parts, rg2, _, _ := im.letterParts(c.v, c.truth.Name)
+	x0, y0, x1, y1 := im.w, im.h, 0, 0
+	for _, p := range rg.pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	const sc = 3
+	w, h := (x1-x0+1)*sc, (y1-y0+1)*sc
+	img := image.NewRGBA(image.Rect(0, 0, 2*w+10, h))
+	draw.Draw(img, img.Bounds(), &image.Uniform{color.White}, image.Point{}, draw.Src)
+	pal := []color.RGBA{{220, 0, 0, 255}, {0, 0, 220, 255}, {0, 160, 0, 255}, {200, 0, 200, 255}, {230, 140, 0, 255}, {0, 170, 170, 255}}
+	paint := func(groups [][]int32, ox int) {
+		for i, g := range groups {
+			for _, p := range g {
+				x, y := int(p)%im.w-x0, int(p)/im.w-y0
+				for dy := 0; dy < sc; dy++ {
+					for dx := 0; dx < sc; dx++ {
+						img.Set(ox+x*sc+dx, y*sc+dy, pal[i%len(pal)])
+					}
+				}
+			}
+		}
+	}
+	// Ink of other components in the box, grey.
+	in := map[int]bool{}
+	for _, ci := range rg2.comps {
+		in[ci] = true
+	}
+	for ci, cp := range im.comps {
+		if in[ci] {
+			continue
+		}
+		for _, p := range cp.pix {
+			x, y := int(p)%im.w-x0, int(p)/im.w-y0
+			if x < 0 || y < 0 || x*sc >= w || y*sc >= h {
+				continue
+			}
+			for dy := 0; dy < sc; dy++ {
+				for dx := 0; dx < sc; dx++ {
+					img.Set(x*sc+dx, y*sc+dy, color.Gray{160})
+				}
+			}
+		}
+	}
+	var ours [][]int32
+	for _, p := range parts {
+		ours = append(ours, p.pix)
+	}
+	paint(ours, 0)
+	paint(oracleGroups(c, false), w+10)
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_%s_%s.png", c.truth.Name, c.truth.Font, tag)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	png.Encode(f, img)
+	f.Close()
+}
+
+// oraclePartition gives each ink pixel of the matched region to the truth letter whose
+// rendered ink holds it (nearest letter centre when several do, or none: overlap gives it
+// to each), and outlines the parts as letterOutlines would: the best any division of the
+// ink into letters can score.
+func oraclePartition(c segCase, overlap bool) []judge.Letter {
+	groups := oracleGroups(c, overlap)
+	rg := c.v.rg
+	if rg.full != nil {
+		rg = rg.full
+	}
+	out := make([]judge.Letter, len(groups))
+	for i := range groups {
+		out[i] = judge.Letter{Char: string(c.truth.Letters[i].Char), Outline: c.im.outline(rg, groups[i], 0, 0)}
+	}
+	return out
+}
+
+// oracleGroups is oraclePartition's division of the ink.
+func oracleGroups(c segCase, overlap bool) [][]int32 {
+	rg := c.v.rg
+	if rg.full != nil {
+		rg = rg.full
+	}
+	im := c.im
+	n := len(c.truth.Letters)
+	groups := make([][]int32, n)
+	centre := make([][2]float64, n)
+	for i, le := range c.truth.Letters {
+		centre[i] = [2]float64{float64(le.Box.Min.X+le.Box.Max.X) / 2, float64(le.Box.Min.Y+le.Box.Max.Y) / 2}
+	}
+	for _, p := range rg.pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		best, bd := -1, math.Inf(1)
+		var hits []int
+		for i, le := range c.truth.Letters {
+			if x >= le.Box.Min.X && x < le.Box.Max.X && y >= le.Box.Min.Y && y < le.Box.Max.Y && le.Ink[(y-le.Box.Min.Y)*le.Box.Dx()+x-le.Box.Min.X] != 0 {
+				hits = append(hits, i)
+			}
+		}
+		if overlap && len(hits) > 0 {
+			for _, i := range hits {
+				groups[i] = append(groups[i], p)
+			}
+			continue
+		}
+		cand := hits
+		if len(cand) == 0 {
+			cand = make([]int, n)
+			for i := range cand {
+				cand[i] = i
+			}
+		}
+		for _, i := range cand {
+			if d := math.Hypot(float64(x)-centre[i][0], float64(y)-centre[i][1]); d < bd {
+				best, bd = i, d
+			}
+		}
+		groups[best] = append(groups[best], p)
+	}
+	return groups
+}
