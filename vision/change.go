@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"math"
@@ -51,17 +52,20 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	// so the estimate spreads into shaded parts of the sheet the colour models missed.
 	out := changeRound(fresh, wb, fw, off, sz, conf, int(math.Round(fresh.PxPerMM)), nil, tf, nil, grey, tc)
 	tr("c.round0")
+	// Two buffers for the rounds' confident pixels, in turn: the last round's stays intact
+	// for the comparison in changeRound (and is 0 outside the frame, which no round writes).
+	bufs := [2][]byte{make([]byte, len(conf)), make([]byte, len(conf))}
 	for round := 1; round < changeRounds && out != nil; round++ {
-		c := make([]byte, len(conf))
+		c := bufs[round%2]
 		m := newMask(sz.X, sz.Y, out)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(3*fresh.PxPerMM)|1, int(3*fresh.PxPerMM)|1))
 		gocv.Erode(m, &m, k)
 		k.Close()
-		eb := m.ToBytes()
-		m.Close()
+		eb := u8view(m)
 		for y := 0; y < sz.Y; y++ {
 			copy(c[(y+off)*fw+off:(y+off)*fw+off+sz.X], eb[y*sz.X:(y+1)*sz.X])
 		}
+		m.Close()
 		step := 1
 		if round < changeRounds-1 {
 			step = int(math.Round(fresh.PxPerMM))
@@ -101,6 +105,9 @@ type trainCache struct {
 	sw    int
 	state []byte
 	ratio []float32
+	// The last round's confident pixels (never written afterwards) and its cell sums.
+	prevConf         []byte
+	prevSum, prevCnt []float32
 }
 
 func newTrainCache(sz image.Point) *trainCache {
@@ -123,51 +130,71 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
 	known := 0
-	// Every other row and column is plenty for the gain. A cell's sums are carried in
-	// registers across its samples of a row (the additions in the same order as one at a
-	// time through memory, so the same float32 results).
-	for y := 0; y < sz.Y; y += 2 {
-		crow := (y / ppm) * cw
-		srow := (y / 2) * tc.sw
-		fy := (y+off)*fw + off
-		for x0 := 0; x0 < sz.X; x0 += ppm {
-			c := crow + x0/ppm
-			s0, s1, s2, n := sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c]
-			for x := x0; x < min(x0+ppm, sz.X); x += 2 {
-				j := y*sz.X + x
-				i := fy + x
-				if conf[i] == 0 || ink[j] != 0 {
+	// Every other row and column (even coordinates) is plenty for the gain. Cell by cell,
+	// each cell's samples in raster order (the order of one pass over the whole frame, so the
+	// same float32 sums), carried in registers. A cell whose confident pixels are the same as
+	// in the last round (same conf bytes on its sampled rows) has the same samples, hence
+	// the same sums: they are taken over.
+	for cy := 0; cy < ch; cy++ {
+		ya, yb := cy*ppm, min((cy+1)*ppm, sz.Y)
+		ya += ya & 1
+		for cx := 0; cx < cw; cx++ {
+			c := cy*cw + cx
+			xa, xb := cx*ppm, min((cx+1)*ppm, sz.X)
+			if tc.prevConf != nil {
+				same := true
+				for y := ya; y < yb && same; y += 2 {
+					i0 := (y+off)*fw + off
+					same = bytes.Equal(conf[i0+xa:i0+xb], tc.prevConf[i0+xa:i0+xb])
+				}
+				if same {
+					sum[3*c], sum[3*c+1], sum[3*c+2] = tc.prevSum[3*c], tc.prevSum[3*c+1], tc.prevSum[3*c+2]
+					cnt[c] = tc.prevCnt[c]
+					known += int(cnt[c])
 					continue
 				}
-				// A pixel that looks like the table trains nothing: on a pale table, a few
-				// table pixels called paper would pull the lighting down where paper was torn
-				// away, and the table would then pass as shaded paper.
-				// Both the test and the pixel's ratio to the fresh sheet are the same in every
-				// round: computed once (tc).
-				si := srow + x/2
-				if tc.state[si] == 0 {
-					tc.state[si] = 1
-					if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
-						tc.state[si] = 2
-					} else {
-						for k := 0; k < 3; k++ {
-							tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+			}
+			var s0, s1, s2, n float32
+			for y := ya; y < yb; y += 2 {
+				srow := (y / 2) * tc.sw
+				fy := (y+off)*fw + off
+				for x := xa + xa&1; x < xb; x += 2 {
+					j := y*sz.X + x
+					i := fy + x
+					if conf[i] == 0 || ink[j] != 0 {
+						continue
+					}
+					// A pixel that looks like the table trains nothing: on a pale table, a
+					// few table pixels called paper would pull the lighting down where paper
+					// was torn away, and the table would then pass as shaded paper.
+					// Both the test and the pixel's ratio to the fresh sheet are the same in
+					// every round: computed once (tc).
+					si := srow + x/2
+					if tc.state[si] == 0 {
+						tc.state[si] = 1
+						if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tableTrainTol*(float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor)) {
+							tc.state[si] = 2
+						} else {
+							for k := 0; k < 3; k++ {
+								tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+							}
 						}
 					}
+					if tc.state[si] == 2 {
+						continue
+					}
+					r := tc.ratio[3*si : 3*si+3 : 3*si+3]
+					s0 += r[0]
+					s1 += r[1]
+					s2 += r[2]
+					n++
+					known++
 				}
-				if tc.state[si] == 2 {
-					continue
-				}
-				r := tc.ratio[3*si : 3*si+3 : 3*si+3]
-				s0 += r[0]
-				s1 += r[1]
-				s2 += r[2]
-				n++
-				known++
 			}
 			sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c] = s0, s1, s2, n
 		}
 	}
+	tc.prevConf, tc.prevSum, tc.prevCnt = conf, sum, cnt
 	if known < sz.X*sz.Y/200 {
 		return nil
 	}
@@ -306,7 +333,12 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		}
 		return out
 	}
+	// Coarse: one pixel per block; a block row of paper is built once and copied to the
+	// block's rows.
+	prow := make([]byte, sz.X)
 	for y := step / 2; y < sz.Y; y += step {
+		clear(prow)
+		any := false
 		for x := step / 2; x < sz.X; x += step {
 			j := y*sz.X + x
 			i := (y+off)*fw + x + off
@@ -327,14 +359,13 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				p += g * float32(fb[3*j+k])
 			}
 			if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(wb[3*i:3*i+3], x+off, y+off, d)) {
-				if step == 1 {
-					out[j] = 255
-					continue
-				}
-				x0, x1 := x-step/2, min(x-step/2+step, sz.X)
-				for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
-					copy(out[yy*sz.X+x0:yy*sz.X+x1], ones)
-				}
+				copy(prow[x-step/2:min(x-step/2+step, sz.X)], ones)
+				any = true
+			}
+		}
+		if any {
+			for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
+				copy(out[yy*sz.X:(yy+1)*sz.X], prow)
 			}
 		}
 	}
