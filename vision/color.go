@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"sync"
 
 	"gocv.io/x/gocv"
 )
@@ -91,6 +92,24 @@ func (h *colorHist) smoothL(rl int) {
 		}
 	}
 }
+
+// cellLab is the Lab colour (labBytes) of the centre of each of the 32768 BGR cells of
+// paperProbBGR (5 bits per channel), computed once.
+var cellLab = sync.OnceValue(func() []byte {
+	const n = 1 << 15
+	cells := make([]byte, 3*n)
+	for i := 0; i < n; i++ {
+		cells[3*i] = byte(i>>10)<<3 | 4
+		cells[3*i+1] = byte(i>>5&31)<<3 | 4
+		cells[3*i+2] = byte(i&31)<<3 | 4
+	}
+	cm, err := gocv.NewMatFromBytes(n, 1, gocv.MatTypeCV8UC3, cells)
+	if err != nil {
+		panic(err)
+	}
+	defer cm.Close()
+	return labBytes(cm)
+})
 
 // paperProb returns, per pixel, P(paper | colour) in 0..255 from the two models.
 func paperProb(lab []byte, fg, bg *colorHist, prior float64) []byte {
@@ -191,20 +210,7 @@ func morph(mask *gocv.Mat, openD, closeD int) {
 // paperProbBGR is paperProb for BGR pixels, through a lookup table over 5-bit BGR cells
 // whose centres are converted to Lab once: three times cheaper than converting every pixel.
 func paperProbBGR(bgr []byte, fg, bg *colorHist, prior float64) []byte {
-	const n = 1 << 15
-	cells := make([]byte, 3*n)
-	for i := 0; i < n; i++ {
-		cells[3*i] = byte(i>>10)<<3 | 4
-		cells[3*i+1] = byte(i>>5&31)<<3 | 4
-		cells[3*i+2] = byte(i&31)<<3 | 4
-	}
-	cm, err := gocv.NewMatFromBytes(n, 1, gocv.MatTypeCV8UC3, cells)
-	if err != nil {
-		panic(err)
-	}
-	lab := labBytes(cm)
-	cm.Close()
-	lp := paperProb(lab, fg, bg, prior)
+	lp := paperProb(cellLab(), fg, bg, prior)
 	out := make([]byte, len(bgr)/3)
 	for i := range out {
 		out[i] = lp[int(bgr[3*i]>>3)<<10|int(bgr[3*i+1]>>3)<<5|int(bgr[3*i+2]>>3)]

@@ -1058,9 +1058,12 @@ const edgeRefMM = 0.5
 // of the frame's edge are left alone: the fresh sheet's own edge often reads as "ink" (a
 // sliver of table), and the untorn-edge check needs the boundary as measured.
 func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
-	// Outside the halo: paper and table counted over the window (box means of 0/255 masks).
-	p := make([]byte, len(cp))
-	q := make([]byte, len(cp))
+	// Outside the halo: paper and table counted over the window (box means of 0/255 masks,
+	// written straight into the Mats).
+	pm, qm := gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC1), gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC1)
+	defer pm.Close()
+	defer qm.Close()
+	p, q := u8view(pm), u8view(qm)
 	for j := range cp {
 		switch {
 		case halo[j] != 0:
@@ -1070,9 +1073,6 @@ func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
 			q[j] = 255
 		}
 	}
-	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
-	defer pm.Close()
-	defer qm.Close()
 	pf, qf := gocv.NewMat(), gocv.NewMat()
 	defer pf.Close()
 	defer qf.Close()
@@ -1138,8 +1138,10 @@ func freshInkHalo(fresh *SheetImage) []byte {
 // each ink pixel takes the state (paper or not) that dominates the non-ink pixels within
 // a millimetre. Letters on the paper stay paper; letters on a torn-away piece go with the table.
 func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
-	p := make([]byte, len(cp))
-	q := make([]byte, len(cp))
+	pm, qm := gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC1), gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC1)
+	defer pm.Close()
+	defer qm.Close()
+	p, q := u8view(pm), u8view(qm)
 	for j := range cp {
 		if ink[j] != 0 {
 			continue
@@ -1150,9 +1152,6 @@ func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
 			q[j] = 255
 		}
 	}
-	pm, qm := newMask(sz.X, sz.Y, p), newMask(sz.X, sz.Y, q)
-	defer pm.Close()
-	defer qm.Close()
 	k := int(2*ppm) | 1
 	gocv.Blur(pm, &pm, image.Pt(k, k))
 	gocv.Blur(qm, &qm, image.Pt(k, k))
