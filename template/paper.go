@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -28,13 +29,19 @@ func ParsePaper(s string) (Paper, error) {
 	if !ok {
 		return Paper{}, fmt.Errorf("paper %q: want a4, letter or WxH in millimetres", s)
 	}
-	wf, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
-	hf, err2 := strconv.ParseFloat(strings.TrimSpace(h), 64)
-	if err1 != nil || err2 != nil || !(wf >= 20 && wf <= 2000) || !(hf >= 20 && hf <= 2000) {
-		return Paper{}, fmt.Errorf("paper %q: want WxH with each side 20..2000 mm", s)
+	w, h = strings.TrimSpace(w), strings.TrimSpace(h)
+	wf, err1 := strconv.ParseFloat(w, 64)
+	hf, err2 := strconv.ParseFloat(h, 64)
+	if !plainMM.MatchString(w) || !plainMM.MatchString(h) || err1 != nil || err2 != nil ||
+		!(wf >= 20 && wf <= 2000) || !(hf >= 20 && hf <= 2000) {
+		return Paper{}, fmt.Errorf("paper %q: want WxH in millimetres, plain numbers like 148x210 or 215.9x279.4, each side 20..2000", s)
 	}
 	return Paper{Name: s, WidthMM: wf, HeightMM: hf}, nil
 }
+
+// plainMM is a size in millimetres as people write it: digits, an optional decimal point
+// (strconv alone would also take "1e3", "0x1p4" or "1_000").
+var plainMM = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // AreaMM2 is the paper's area in mm².
 func (p Paper) AreaMM2() float64 { return p.WidthMM * p.HeightMM }

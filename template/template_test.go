@@ -64,6 +64,8 @@ func TestParsePaper(t *testing.T) {
 	}{
 		{"a4", 210, 297, true}, {"", 210, 297, true}, {"LETTER", 215.9, 279.4, true},
 		{"100x150", 100, 150, true}, {"100", 0, 0, false}, {"5x5", 0, 0, false}, {"ax4", 0, 0, false},
+		{" 215.9 X 279.4 ", 215.9, 279.4, true}, {"1e3x1e3", 0, 0, false}, {"0x1p7x200", 0, 0, false},
+		{"1_000x200", 0, 0, false}, {"Infx200", 0, 0, false}, {"-210x297", 0, 0, false}, {"210.x297", 0, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
