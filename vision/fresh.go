@@ -167,14 +167,18 @@ func warpToFrame(photo gocv.Mat, h homog, paper template.Paper, ppm, margin floa
 	sz := frameSize(paper, ppm)
 	m := int(math.Round(margin * ppm))
 	sz = sz.Add(image.Pt(2*m, 2*m))
-	// frame px -> mm
-	t := homog{1 / ppm, 0, 0.5/ppm - margin, 0, 1 / ppm, 0.5/ppm - margin, 0, 0, 1}
-	fp := h.mul(t) // frame px -> photo px
-	mat := fp.mat()
+	mat := frameMatrix(h, ppm, margin).mat()
 	defer mat.Close()
 	out := gocv.NewMat()
 	gocv.WarpPerspectiveWithParams(photo, &out, mat, sz, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
 	return out
+}
+
+// frameMatrix maps frame px (with a margin of margin mm) to photo px, given h (sheet mm ->
+// photo px): the matrix warpToFrame warps with.
+func frameMatrix(h homog, ppm, margin float64) homog {
+	t := homog{1 / ppm, 0, 0.5/ppm - margin, 0, 1 / ppm, 0.5/ppm - margin, 0, 0, 1} // frame px -> mm
+	return h.mul(t)
 }
 
 // mmToPx converts sheet-frame mm to frame pixel coordinates (pixel centres).

@@ -89,14 +89,26 @@ func refineH(fresh *SheetImage, pg gocv.Mat, h homog, paperOK func(p pt) bool, d
 	resid, used := math.NaN(), 0
 	var pairs []pair
 	search := []int{14, 5}
+	sz := frameSize(fresh.Paper, ppm)
 	for round, sr := range search {
-		wg := warpToFrame(pg, h, fresh.Paper, ppm, 0)
-		var src, dst []pt
+		// The photo warped into the frame, in the search window of each patch only (the same
+		// pixels as warping the whole frame: warpWindows).
+		var use []pt
+		var wins []image.Rectangle
 		for _, p := range pts {
 			if !paperOK(p) {
 				continue
 			}
-			d, ok := matchPatch(fg, wg, p, sr)
+			if r, ok := patchWindow(p, sr, sz); ok {
+				use, wins = append(use, p), append(wins, r)
+			}
+		}
+		wg, offs := warpWindows(pg, frameMatrix(h, ppm, 0), sz.X, sz.Y, wins)
+		var src, dst []pt
+		for k, p := range use {
+			win := wg.Region(image.Rect(0, offs[k], wins[k].Dx(), offs[k]+wins[k].Dy()))
+			d, ok := matchPatch(fg, win, p, sr)
+			win.Close()
 			if ok {
 				src = append(src, p)
 				dst = append(dst, p.add(d))
@@ -147,18 +159,24 @@ func refineH(fresh *SheetImage, pg gocv.Mat, h homog, paperOK func(p pt) bool, d
 // pair is a correspondence: sheet-frame mm u seen at photo px v.
 type pair struct{ u, v pt }
 
-// matchPatch finds the fresh patch around p in the warped photo within ±sr px; it returns the
-// displacement with sub-pixel precision.
-func matchPatch(fresh, warped gocv.Mat, p pt, sr int) (pt, bool) {
+// patchWindow is the search window (frame px) of the patch around p within ±sr px, if it lies
+// inside the frame sz.
+func patchWindow(p pt, sr int, sz image.Point) (image.Rectangle, bool) {
 	x, y := int(math.Round(p.X)), int(math.Round(p.Y))
 	r := patchR
-	if x-r-sr < 0 || y-r-sr < 0 || x+r+sr+1 > warped.Cols() || y+r+sr+1 > warped.Rows() {
-		return pt{}, false
+	if x-r-sr < 0 || y-r-sr < 0 || x+r+sr+1 > sz.X || y+r+sr+1 > sz.Y {
+		return image.Rectangle{}, false
 	}
+	return image.Rect(x-r-sr, y-r-sr, x+r+sr+1, y+r+sr+1), true
+}
+
+// matchPatch finds the fresh patch around p in win, the warped photo's patchWindow(p, sr),
+// within ±sr px; it returns the displacement with sub-pixel precision.
+func matchPatch(fresh, win gocv.Mat, p pt, sr int) (pt, bool) {
+	x, y := int(math.Round(p.X)), int(math.Round(p.Y))
+	r := patchR
 	tpl := fresh.Region(image.Rect(x-r, y-r, x+r+1, y+r+1))
 	defer tpl.Close()
-	win := warped.Region(image.Rect(x-r-sr, y-r-sr, x+r+sr+1, y+r+sr+1))
-	defer win.Close()
 	res := gocv.NewMat()
 	defer res.Close()
 	none := gocv.NewMat()
