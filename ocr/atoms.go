@@ -113,7 +113,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 		return 1.2 * r * r
 	}
 	ccost := func(i int, lo, hi float64) float64 {
-		if centres == nil {
+		if centres == nil || math.IsNaN(centres[i]) {
 			return 0
 		}
 		r := ((lo+hi)/2 - centres[i]) / (lw[i] * scale)
@@ -388,7 +388,7 @@ func (am *atomMark) splitCosts(lw []float64, scale, mean float64, centres []floa
 				}
 				r := (float64(w) - e) / e
 				cc := prev + 1.2*r*r + cut
-				if centres != nil {
+				if centres != nil && !math.IsNaN(centres[first+i]) {
 					rr := (am.off + float64(j+c)/2 - centres[first+i]) / e
 					cc += symbolWeight * rr * rr
 				}

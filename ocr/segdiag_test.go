@@ -246,6 +246,26 @@ func segVariant(t *testing.T, name string) func() {
 		old := symbolWeight
 		symbolWeight = f
 		return func() { symbolWeight = old }
+	case "symalign":
+		old := symbolAlign
+		symbolAlign = v != "0"
+		return func() { symbolAlign = old }
+	case "bearing":
+		old := bearing
+		bearing = f
+		return func() { bearing = old }
+	case "mgw":
+		old := mergeGapWeight
+		mergeGapWeight = f
+		return func() { mergeGapWeight = old }
+	case "mw":
+		old := mergeWeight
+		mergeWeight = f
+		return func() { mergeWeight = old }
+	case "sw":
+		old := splitWeight
+		splitWeight = f
+		return func() { splitWeight = old }
 	case "seamw":
 		old := seamWindow
 		seamWindow = f

@@ -323,7 +323,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 		}
 		return true
 	}
-	centres := f.symbolCentres(v, n)
+	centres := f.symbolCentres(v, name, n)
 	if atomDP {
 		if parts, notes, conf, ok := f.atomParts(blobs, exp, wordEnds, scale, centres); ok {
 			return parts, rg, notes, conf
@@ -414,23 +414,97 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 // symbolWeight weighs Tesseract's symbol positions in the letter cutting (0 ignores them).
 var symbolWeight = 0.5
 
-// symbolCentres is, when Tesseract read as many symbols as the skill has letters, each
-// symbol's centre along u' (LSTM boxes are rough, so they only pull the cuts); nil otherwise.
-func (f *segFrame) symbolCentres(v *view, n int) []float64 {
-	if v == nil || v.rd == nil || v.cr == nil || len(v.rd.syms) != n || symbolWeight == 0 {
+// symbolCentres is each letter's centre along u' as Tesseract's symbols place it (LSTM boxes
+// are rough, so they only pull the cuts); nil when there is none. When Tesseract read as many
+// symbols as the skill has letters, each letter takes its symbol's; otherwise (when
+// symbolAlign) the read is aligned with the name (edit distance) and only the letters read
+// as themselves take one, the others NaN.
+func (f *segFrame) symbolCentres(v *view, name string, n int) []float64 {
+	if v == nil || v.rd == nil || v.cr == nil || len(v.rd.syms) == 0 || symbolWeight == 0 {
 		return nil
 	}
-	out := make([]float64, n)
-	for i, sy := range v.rd.syms {
+	syms := v.rd.syms
+	centre := func(sy symbol) float64 {
 		b := sy.box
 		u, vv := v.cr.toUV(float64(b.Min.X+b.Max.X)/2, float64(b.Min.Y+b.Max.Y)/2)
-		out[i] = u + f.shear*vv
-		if i > 0 && out[i] < out[i-1] {
-			return nil
+		return u + f.shear*vv
+	}
+	out := make([]float64, n)
+	if len(syms) == n {
+		for i, sy := range syms {
+			out[i] = centre(sy)
+			if i > 0 && out[i] < out[i-1] {
+				return nil
+			}
 		}
+		return out
+	}
+	if !symbolAlign {
+		return nil
+	}
+	letters := []rune(foldLetters(name))
+	read := make([]rune, len(syms))
+	for i, sy := range syms {
+		read[i] = []rune(foldLetters(string(sy.r)) + "?")[0]
+	}
+	if len(letters) != n {
+		return nil
+	}
+	// Levenshtein alignment, walked back from the end.
+	m := len(read)
+	d := make([][]int, n+1)
+	for i := range d {
+		d[i] = make([]int, m+1)
+		d[i][0] = i
+	}
+	for j := 0; j <= m; j++ {
+		d[0][j] = j
+	}
+	for i := 1; i <= n; i++ {
+		for j := 1; j <= m; j++ {
+			sub := d[i-1][j-1]
+			if letters[i-1] != read[j-1] {
+				sub++
+			}
+			d[i][j] = min(sub, d[i-1][j]+1, d[i][j-1]+1)
+		}
+	}
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	found := 0
+	for i, j := n, m; i > 0 && j > 0; {
+		switch {
+		case letters[i-1] == read[j-1] && d[i][j] == d[i-1][j-1]:
+			out[i-1] = centre(syms[j-1])
+			found++
+			i, j = i-1, j-1
+		case d[i][j] == d[i-1][j-1]+1:
+			i, j = i-1, j-1
+		case d[i][j] == d[i-1][j]+1:
+			i--
+		default:
+			j--
+		}
+	}
+	last := math.Inf(-1)
+	for _, c := range out {
+		if !math.IsNaN(c) {
+			if c < last {
+				return nil
+			}
+			last = c
+		}
+	}
+	if found < 2 {
+		return nil
 	}
 	return out
 }
+
+// symbolAlign: Tesseract's symbols place the letters they were read as even when the read
+// has letters missing or extra.
+var symbolAlign = true
 
 // cutProfile places the n-1 cuts between letters along u' (from u0 to u1): through columns
 // with little ink, each letter near its expected width (dynamic programming). The letters
@@ -550,7 +624,7 @@ func dpCuts(prof []float64, c0, c1 int, exp []float64, mean, off float64, centre
 					}
 				}
 				pc := 0.0
-				if centres != nil {
+				if centres != nil && !math.IsNaN(centres[i]) {
 					r := (off + float64(c0) + float64(j+k)/2 - centres[i]) / (exp[i] * scale)
 					pc = symbolWeight * r * r
 				}
