@@ -599,3 +599,28 @@ func TestWatchNotAVideoOneLine(t *testing.T) {
 	assert.Equal(t, "tearcam: watch: video "+text+": no frame could be read (not a video or camera OpenCV can decode): cannot open video source\n", stderr.String())
 	assert.Empty(t, stdout.String())
 }
+
+// TestWatchPlanIgnoresPhotos: an audit manifest reused for watch --session is accepted, and
+// watch says that its photos are not used (the frames come from the camera).
+func TestWatchPlanIgnoresPhotos(t *testing.T) {
+	dir := t.TempDir()
+	man := filepath.Join(dir, "session.yaml")
+	require.NoError(t, os.WriteFile(man, []byte(`paper: a4
+players:
+  - name: Ann
+    skills: [Archery, Cooking]
+    sheet: ann-0.jpg
+    tears:
+      - {photo: ann-1.jpg, kind: use, skill: Archery}
+      - {kind: last_ditch, hit: true}
+  - name: Bo
+    skills: [Hopscotch]
+    tears:
+      - {kind: use, skill: Hopscotch}
+`), 0o644))
+	o := &watchOptions{Source: "0", Session: man}
+	pl, err := o.plan()
+	require.NoError(t, err)
+	require.Len(t, pl.Players, 2)
+	assert.Equal(t, []string{man + ": the 2 photo(s) Ann's entries name are ignored: the frames come from --source (tearcam audit judges those photos)"}, pl.Notes)
+}
