@@ -23,11 +23,11 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	if paper.WidthMM <= 0 || paper.HeightMM <= 0 {
 		return nil, fmt.Errorf("%w: paper size %gx%g mm", ErrBadInput, paper.WidthMM, paper.HeightMM)
 	}
-	bgr, err := checkPhoto(photo)
+	bgr, done, err := checkPhoto(photo)
 	if err != nil {
 		return nil, err
 	}
-	defer bgr.Close()
+	defer done()
 	loc, err := locate(bgr, nil, workLong, true)
 	if err != nil {
 		return nil, err

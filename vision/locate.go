@@ -61,14 +61,19 @@ func (l *located) toWork(p pt) pt {
 	return pt{(p.X+0.5)*l.scale - 0.5, (p.Y+0.5)*l.scale - 0.5}
 }
 
-// checkPhoto rejects Mats the package cannot work on and converts grey or BGRA to BGR.
-// The returned Mat is a new one the caller closes.
-func checkPhoto(photo gocv.Mat) (gocv.Mat, error) {
+// checkPhoto rejects Mats the package cannot work on and converts grey or BGRA to BGR. A
+// continuous 8-bit BGR photo is returned as it is (nothing in this package writes into it);
+// anything else is converted into a new Mat. The caller calls done when finished with the
+// result, which closes that new Mat (never the photo).
+func checkPhoto(photo gocv.Mat) (bgr gocv.Mat, done func(), err error) {
 	if photo.Ptr() == nil || photo.Empty() {
-		return gocv.Mat{}, fmt.Errorf("%w: empty image", ErrBadInput)
+		return gocv.Mat{}, nil, fmt.Errorf("%w: empty image", ErrBadInput)
 	}
 	if photo.Cols() < 32 || photo.Rows() < 32 {
-		return gocv.Mat{}, fmt.Errorf("%w: image is only %dx%d px", ErrBadInput, photo.Cols(), photo.Rows())
+		return gocv.Mat{}, nil, fmt.Errorf("%w: image is only %dx%d px", ErrBadInput, photo.Cols(), photo.Rows())
+	}
+	if photo.Type() == gocv.MatTypeCV8UC3 && photo.IsContinuous() {
+		return photo, func() {}, nil
 	}
 	out := gocv.NewMat()
 	switch photo.Channels() {
@@ -80,12 +85,12 @@ func checkPhoto(photo gocv.Mat) (gocv.Mat, error) {
 		gocv.CvtColor(photo, &out, gocv.ColorBGRAToBGR)
 	default:
 		out.Close()
-		return gocv.Mat{}, fmt.Errorf("%w: image has %d channels", ErrBadInput, photo.Channels())
+		return gocv.Mat{}, nil, fmt.Errorf("%w: image has %d channels", ErrBadInput, photo.Channels())
 	}
 	if out.Type() != gocv.MatTypeCV8UC3 {
 		out.ConvertTo(&out, gocv.MatTypeCV8UC3)
 	}
-	return out, nil
+	return out, func() { out.Close() }, nil
 }
 
 // locate segments paper from table in photo (BGR), downscaled to long pixels on its long

@@ -104,37 +104,43 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	if tf == nil {
 		return nil
 	}
-	at := func(i int) []float32 {
-		x, y := i%fw, i/fw
-		c := 3 * ((y/tf.cell)*tf.cw + x/tf.cell)
-		return tf.col[c : c+3]
+	// Per cell of the field: its chromaticity and brightness (+changeFloor/3 against dark
+	// noise), computed once instead of at every pixel (the same float32 expressions).
+	ncell := len(tf.col) / 3
+	tch, tbr := make([]float32, 3*ncell), make([]float32, ncell)
+	for c := 0; c < ncell; c++ {
+		t := tf.col[3*c : 3*c+3]
+		st := t[0] + t[1] + t[2] + 1
+		tch[3*c], tch[3*c+1], tch[3*c+2] = t[0]/st, t[1]/st, t[2]/st
+		tbr[c] = t[0] + t[1] + t[2] + changeFloor/3
 	}
+	cellOf := func(x, y int) int { return (y/tf.cell)*tf.cw + x/tf.cell }
 	// The table's own spread in hue: the occSpreadQ quantile of the inlier band pixels'
 	// chromaticity distances to the field's.
-	cdist := func(i int, t []float32) float32 {
-		c := chroma(i)
-		st := t[0] + t[1] + t[2] + 1
-		return abs32(c[0]-t[0]/st) + abs32(c[1]-t[1]/st) + abs32(c[2]-t[2]/st)
+	cdist := func(i, c int) float32 {
+		ch := chroma(i)
+		return abs32(ch[0]-tch[3*c]) + abs32(ch[1]-tch[3*c+1]) + abs32(ch[2]-tch[3*c+2])
 	}
 	var rs []float32
 	for _, i := range band {
 		if !out[i] {
-			rs = append(rs, cdist(i, at(i)))
+			rs = append(rs, cdist(i, cellOf(i%fw, i/fw)))
 		}
 	}
 	spread := max(occK*kthSmallest(rs, min(len(rs)-1, int(occSpreadQ*float64(len(rs))))), occChromaMin)
 	fm := make([]byte, sz.X*sz.Y)
 	found := false
 	for y := 0; y < sz.Y; y++ {
+		i0, j0 := (y+off)*fw+off, y*sz.X
+		crow := ((y + off) / tf.cell) * tf.cw
 		for x := 0; x < sz.X; x++ {
-			j := y*sz.X + x
-			i := (y+off)*fw + x + off
+			j, i := j0+x, i0+x
 			if mask[j] != 0 || valid[i] != 255 {
 				continue
 			}
-			c := at(i)
-			// Brightness ratio to the table's, +changeFloor/3 against dark noise; then hue.
-			st, sa := c[0]+c[1]+c[2]+changeFloor/3, float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
+			c := crow + (x+off)/tf.cell
+			// Brightness ratio to the table's; then hue.
+			st, sa := tbr[c], float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
 			if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
 				fm[j] = 255
 				found = true

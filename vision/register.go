@@ -104,11 +104,11 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if fresh == nil || fresh.Image.Ptr() == nil || fresh.Image.Empty() {
 		return nil, fmt.Errorf("%w: no fresh sheet", ErrBadInput)
 	}
-	bgr, err := checkPhoto(photo)
+	bgr, done, err := checkPhoto(photo)
 	if err != nil {
 		return nil, err
 	}
-	defer bgr.Close()
+	defer done()
 	tr := tracer()
 	loc, err := locate(bgr, nil, regLong, false)
 	tr("locate")
@@ -142,9 +142,12 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	pg := gocv.NewMat() // the photo in grey: features here, ink patches in refineH
 	defer pg.Close()
 	gocv.CvtColor(bgr, &pg, gocv.ColorBGRToGray)
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.Resize(pg, &gray, image.Pt(fw, fh), 0, 0, gocv.InterpolationArea)
+	gray := pg // at full size (what resizing to the same size gives)
+	if fw != pg.Cols() || fh != pg.Rows() {
+		gray = gocv.NewMat()
+		defer gray.Close()
+		gocv.Resize(pg, &gray, image.Pt(fw, fh), 0, 0, gocv.InterpolationArea)
+	}
 	wm := newMask(loc.w, loc.h, loc.mask)
 	defer wm.Close()
 	fm := gocv.NewMat()
