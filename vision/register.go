@@ -543,7 +543,7 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	crop.Close()
 	gocv.GaussianBlur(warped, &warped, image.Pt(3, 3), 0, 0, gocv.BorderReflect101)
 	tr("m.blur")
-	wb := warped.ToBytes()
+	wb := u8view(warped) // read only, and not beyond this function (warped is closed then)
 	fw, fhh := warped.Cols(), warped.Rows()
 	// Outside the photo the warp is black; it is not paper, and it trains nothing.
 	valid := warpValid(bgr.Cols(), bgr.Rows(), h, fw, fhh, ppm, marginMM)
@@ -554,14 +554,14 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// from confidently non-paper pixels inside, the paper from confidently paper pixels.
 	// Local models separate a pale sheet from a pale table far better than the whole photo's.
 	conf := func(hi bool) []byte {
-		c := make([]byte, len(prob0))
+		cm := gocv.NewMatWithSize(fhh, fw, gocv.MatTypeCV8UC1)
+		defer cm.Close()
+		c := u8view(cm)
 		for i, v := range prob0 {
 			if valid[i] == 255 && ((hi && v > 200) || (!hi && v < 55)) {
 				c[i] = 255
 			}
 		}
-		cm := newMask(fw, fhh, c)
-		defer cm.Close()
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(4*ppm)|1, int(4*ppm)|1))
 		defer k.Close()
 		gocv.Erode(cm, &cm, k)
