@@ -129,7 +129,7 @@ type letterPoly struct {
 	box    image.Rectangle
 }
 
-func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
+func letterStates(before *SheetImage, bm, am, removed []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
 	if len(layouts) == 0 {
 		return nil
 	}
@@ -189,8 +189,77 @@ func letterStates(before *SheetImage, bm, am []byte, w, h int, layouts []judge.S
 			out[si].States[li] = letterState(self, others, g, bm, am, filled[0], filled[1], w, h, ppm, rad)
 		}
 		splitDoubt(out[si].States, polys[si], letterSplitGapMM*ppm)
+		fragmentDoubt(out[si].States, polys[si], bm, am, removed, w, h)
 	}
 	return out
+}
+
+// letterFragmentFrac: an outline whose extent (its largest vertex-to-vertex distance) is
+// under this fraction of the median extent of its skill's outlines is a fragment of a letter
+// (every letter and digit is at least about as tall as the word's lowercase letters). ocr/
+// can outline the dot of an "i" alone and give its stem to the next letter (seen on an
+// independent synthetic set: the stem cut, the dot removed, the "i" called removed whole).
+const letterFragmentFrac = 1.0 / 3
+
+// fragmentDoubt turns the state of a letter whose outline is a fragment (letterFragmentFrac)
+// into a doubt when the rest of the letter, wherever within the median extent of its skill's
+// letters of the fragment it lies, may be on the other side of the tear: removed becomes
+// removed_or_cut when paper within that reach is still on the sheet; on_sheet becomes
+// on_sheet_or_cut when a removed piece (removed: the pieces' mask) comes within that reach.
+// states is changed in place.
+func fragmentDoubt(states []judge.LetterState, polys []letterPoly, bm, am, removed []byte, w, h int) {
+	var ext []float64
+	for _, lp := range polys {
+		if len(lp.poly) >= 3 {
+			ext = append(ext, polyExtent(lp.poly))
+		}
+	}
+	if len(ext) < 3 {
+		return
+	}
+	sort.Float64s(ext)
+	med := ext[len(ext)/2]
+	for li, st := range states {
+		lp := polys[li]
+		if len(lp.poly) < 3 || polyExtent(lp.poly) >= letterFragmentFrac*med {
+			continue
+		}
+		switch st {
+		case judge.LetterRemoved:
+			if anyWithin(lp.centre, med, w, h, func(j int) bool { return bm[j] != 0 && am[j] != 0 }) {
+				states[li] = judge.LetterRemovedOrCut
+			}
+		case judge.LetterOnSheet:
+			if anyWithin(lp.centre, med, w, h, func(j int) bool { return removed[j] != 0 }) {
+				states[li] = judge.LetterOnSheetOrCut
+			}
+		}
+	}
+}
+
+// polyExtent is the largest distance between two vertices of p.
+func polyExtent(p []pt) float64 {
+	e := 0.0
+	for i := range p {
+		for j := i + 1; j < len(p); j++ {
+			e = math.Max(e, dist(p[i], p[j]))
+		}
+	}
+	return e
+}
+
+// anyWithin reports whether some pixel within r (px) of c satisfies f (f gets y*w+x).
+func anyWithin(c pt, r float64, w, h int, f func(int) bool) bool {
+	r2 := r * r
+	for y := max(0, int(math.Floor(c.Y-r))); y <= min(h-1, int(math.Ceil(c.Y+r))); y++ {
+		for x := max(0, int(math.Floor(c.X-r))); x <= min(w-1, int(math.Ceil(c.X+r))); x++ {
+			dx, dy := float64(x)-c.X, float64(y)-c.Y
+			if dx*dx+dy*dy <= r2 && f(y*w+x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // letterSplitGapMM: two neighbouring letters whose outlines come this close (or overlap)

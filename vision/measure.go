@@ -92,12 +92,6 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if d%2 == 0 {
 		d++
 	}
-	// Connectivity comes from the raw difference closed by the sliver width: paper thinner
-	// than that between two removed parts (ink strokes that matched a dark table) does not
-	// make two pieces.
-	rawM := rm.Clone()
-	defer rawM.Close()
-	morph(&rawM, 0, d)
 	// Pad with non-paper before opening: OpenCV erodes as if the image went on past its
 	// border, which would keep slivers lying along the sheet's outer edge.
 	padded := gocv.NewMat()
@@ -107,6 +101,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	inner := padded.Region(image.Rect(d, d, d+w, d+h))
 	inner.CopyTo(&rm)
 	inner.Close()
+	ob := rm.ToBytes()
 
 	// Near the before-sheet's outer edge: not paper before, or the frame's edge, dilated.
 	outer := make([]byte, w*h)
@@ -119,16 +114,53 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	om := newMask(w, h, outer)
 	defer om.Close()
+	// Within SliverMM of it, for the connectivity below (the same pixels as nearOuter while
+	// SliverMM equals EdgeTouchMM).
+	var nearEdgeSliver []byte
+	if es := 2*int(math.Round(SliverMM*ppm)) + 1; es != int(math.Round(2*EdgeTouchMM*ppm))|1 {
+		sm := gocv.NewMat()
+		ks := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(es, es))
+		gocv.Dilate(om, &sm, ks)
+		nearEdgeSliver = sm.ToBytes()
+		ks.Close()
+		sm.Close()
+	}
 	e := int(math.Round(2*EdgeTouchMM*ppm)) | 1
 	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
 	gocv.Dilate(om, &om, k)
 	k.Close()
 	nearOuter := om.ToBytes()
+	if nearEdgeSliver == nil {
+		nearEdgeSliver = nearOuter
+	}
+
+	// Connectivity comes from the raw difference closed by the sliver width: paper thinner
+	// than that between two removed parts (ink strokes that matched a dark table) does not
+	// make two pieces, nor does an opening that cuts a piece's narrow neck inside the sheet.
+	// But a strip of missing paper thinner than the sliver width along the before-sheet's
+	// outer edge (the frame's edge or an earlier tear's: within SliverMM of it, gone in the
+	// opening) is what misregistration leaves all along that edge: it joins nothing, or two
+	// pieces far apart along the same edge would be measured as one (edgeStripJoins makes a
+	// doubt of a strip deeper than the registration explains).
+	conn := make([]byte, w*h)
+	var strip []int // raw pixels left out of the connectivity
+	for i, v := range raw {
+		if v == 0 {
+			continue
+		}
+		if ob[i] != 0 || nearEdgeSliver[i] == 0 {
+			conn[i] = 255
+		} else {
+			strip = append(strip, i)
+		}
+	}
+	rawM := newMask(w, h, conn)
+	defer rawM.Close()
+	morph(&rawM, 0, d)
 
 	// Pieces are the connected parts of the raw difference (an opening can cut a piece's
 	// narrow neck in two); each keeps only its pixels that survived the opening, and counts
 	// when those reach MinPieceMM2.
-	ob := rm.ToBytes()
 	labels := gocv.NewMat()
 	defer labels.Close()
 	n := gocv.ConnectedComponentsWithParams(rawM, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
@@ -208,18 +240,41 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		keep[p.label] = i
 		res.AreaMM2 += float64(p.area) / (ppm * ppm)
 	}
+	resid := math.Max(before.ResidualMM, after.ResidualMM)
+	joined := edgeStripJoins(strip, bm, conn, ob, lb, keep, w, h, d, float32((resid+SliverStepMM)*ppm), ppm)
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
+	boxes := make([]image.Rectangle, len(pieces)) // of each piece's pixels near the outer edge
 	for i := range removed {
 		if pi := keep[lb[i]]; pi >= 0 && ob[i] != 0 {
 			removed[i] = 255
 			if nearOuter[i] != 0 {
 				touch[pi] = true
+				boxes[pi] = boxes[pi].Union(image.Rect(i%w, i/w, i%w+1, i/w+1))
 			}
 		}
 	}
 	for _, tch := range touch {
 		res.EdgeToEdge = res.EdgeToEdge && tch
+	}
+	// A piece the masks show touching the edge, where the photo shows paper between them
+	// (contactSeen): a hole beside the edge or a tear to it, too close to call.
+	var unseen []string
+	var img []byte
+	for pi, tch := range touch {
+		if !tch {
+			continue
+		}
+		if img == nil {
+			if b, err := after.Image.DataPtrUint8(); err == nil && after.Image.IsContinuous() {
+				img = b
+			} else {
+				img = after.Image.ToBytes()
+			}
+		}
+		if !contactSeen(img, int32(pieces[pi].label), lb, raw, ob, bm, am, boxes[pi], w, h, ppm) {
+			unseen = append(unseen, fmt.Sprintf("%.0f mm²", float64(pieces[pi].area)/(ppm*ppm)))
+		}
 	}
 	covered := coveredPieces(after.foreign, ob, lb, keep, len(pieces), w, ppm)
 	res.Removed = newMask(w, h, removed)
@@ -280,11 +335,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.PaperFitsTemplate = res.PaperFits
 
-	resid := math.Max(before.ResidualMM, after.ResidualMM)
 	if resid > DoubtResidualMM {
 		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
 	}
-	m.Letters = letterStates(before, bm, am, w, h, layouts, resid)
+	m.Letters = letterStates(before, bm, am, removed, w, h, layouts, resid)
 	applyHistory(before, after, m.Letters)
 	// Letters too close to call are explained by the judge's notes (judge.Rule), not here.
 	for _, b := range bandDoubt {
@@ -298,6 +352,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
 	}
+	if len(unseen) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutEdgeToEdge,
+			Text: fmt.Sprintf("removed piece (%s) meets the sheet's edge only where the photo shows paper-coloured pixels between them, a strip too thin for the paper mask: a hole beside the edge, or torn to it", strings.Join(unseen, ", "))})
+	}
+	if joined > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
+			Text: fmt.Sprintf("removed pieces joined only by a strip of missing paper along the sheet's edge, narrower than %g mm but %.2f mm deep (more than the registration residual explains): one piece torn along the edge, or the sheet misaligned there", SliverMM, joined)})
+	}
 	if covered != "" {
 		m.Refused = covered
 	}
@@ -306,6 +368,70 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
 	return res, nil
+}
+
+// SliverStepMM is the mask's step (a pixel at 4 px/mm) allowed beyond the registration
+// residual before a strip of missing paper along the sheet's edge is more than
+// misregistration.
+const SliverStepMM = 0.25
+
+// edgeStripJoins returns the depth (mm) of the deepest strip joining two pieces, or 0.
+// strip holds the raw removed pixels Measure left out of the connectivity (within SliverMM
+// of the before-sheet's outer edge, bm its paper mask, and gone in the opening), conn the
+// connectivity source without them, lb its labels after the closing (diameter d), ob the
+// opened removed mask and keep the piece index of each label. A strip no deeper than
+// explained (px: the registration residual and a step) is misregistration; a deeper one
+// joining two pieces may be paper torn along the edge, which makes them one piece: a doubt.
+func edgeStripJoins(strip []int, bm, conn, ob []byte, lb []int32, keep []int, w, h, d int, explained float32, ppm float64) float64 {
+	np := 0
+	for _, k := range keep {
+		if k >= 0 {
+			np++
+		}
+	}
+	if np < 2 || len(strip) == 0 {
+		return 0
+	}
+	sm := make([]byte, w*h)
+	for _, i := range strip {
+		sm[i] = 255
+	}
+	depth := outerDepthNear(bm, sm, w, h, int(math.Ceil(SliverMM*ppm))+2)
+	withDeep := append([]byte(nil), conn...)
+	deepest := float32(0)
+	for _, i := range strip {
+		if z := depth(i%w, i/w); z > explained {
+			withDeep[i] = 255
+			deepest = max(deepest, z)
+		}
+	}
+	if deepest == 0 {
+		return 0
+	}
+	m := newMask(w, h, withDeep)
+	defer m.Close()
+	morph(&m, 0, d)
+	labels := gocv.NewMat()
+	defer labels.Close()
+	n := gocv.ConnectedComponentsWithParams(m, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	wl := int32s(labels)
+	first := make([]int, n) // joined label -> first piece index seen + 1
+	for i, v := range ob {
+		if v == 0 {
+			continue
+		}
+		pi := keep[lb[i]]
+		if pi < 0 {
+			continue
+		}
+		switch f := first[wl[i]]; {
+		case f == 0:
+			first[wl[i]] = pi + 1
+		case f != pi+1:
+			return math.Round(float64(deepest)/ppm*100) / 100
+		}
+	}
+	return 0
 }
 
 // pieceOutline returns a piece's outline (mm) and the runs of it that are new paper edges
@@ -453,6 +579,12 @@ func outerDepthNear(bm, roi []byte, w, h, reach int) func(x, y int) float32 {
 	if x1 < 0 {
 		return func(x, y int) float32 { return 0 } // no pixel asks
 	}
+	return outerDepthBox(bm, w, h, image.Rect(x0, y0, x1+1, y1+1), reach)
+}
+
+// outerDepthBox is outerDepthNear for the pixels of box (frame pixels, Max exclusive).
+func outerDepthBox(bm []byte, w, h int, box image.Rectangle, reach int) func(x, y int) float32 {
+	x0, y0, x1, y1 := box.Min.X, box.Min.Y, box.Max.X-1, box.Max.Y-1
 	// The box in the padded frame (outerDepth's: the frame with one non-paper pixel around).
 	pw, ph := w+2, h+2
 	bx0, by0 := max(0, x0+1-reach), max(0, y0+1-reach)
