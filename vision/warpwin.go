@@ -50,20 +50,23 @@ func warpWindows(photo gocv.Mat, m homog, fw, fh int, wins []image.Rectangle) (g
 	for k, r := range wins {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			row := offs[k] + y - r.Min.Y
+			bx := -1
+			var X0, Y0, W0 float64
 			for x := r.Min.X; x < r.Max.X; x++ {
-				bx := x / warpBlockW * warpBlockW
+				if b := x / warpBlockW * warpBlockW; b != bx {
+					// The block's row start. Each product rounded on its own (no fused
+					// multiply-add), as OpenCV's.
+					bx = b
+					X0 = float64(m[0]*float64(bx)) + float64(m[1]*float64(y)) + m[2]
+					Y0 = float64(m[3]*float64(bx)) + float64(m[4]*float64(y)) + m[5]
+					W0 = float64(m[6]*float64(bx)) + float64(m[7]*float64(y)) + m[8]
+				}
 				dx := float64(x - bx)
-				// Each product rounded on its own (no fused multiply-add), as OpenCV's.
-				X0 := float64(m[0]*float64(bx)) + float64(m[1]*float64(y)) + m[2]
-				Y0 := float64(m[3]*float64(bx)) + float64(m[4]*float64(y)) + m[5]
-				W0 := float64(m[6]*float64(bx)) + float64(m[7]*float64(y)) + m[8]
 				W := W0 + float64(m[6]*dx)
 				if W != 0 {
 					W = interTabSize / W
 				}
-				fX := math.Max(math.MinInt32, math.Min(math.MaxInt32, float64(X0+float64(m[0]*dx))*W))
-				fY := math.Max(math.MinInt32, math.Min(math.MaxInt32, float64(Y0+float64(m[3]*dx))*W))
-				X, Y := int32(math.RoundToEven(fX)), int32(math.RoundToEven(fY))
+				X, Y := fixedPos(float64(X0+float64(m[0]*dx))*W), fixedPos(float64(Y0+float64(m[3]*dx))*W)
 				i := row*ww + x - r.Min.X
 				xyb[2*i] = int16(max(math.MinInt16, min(math.MaxInt16, X>>interBits)))
 				xyb[2*i+1] = int16(max(math.MinInt16, min(math.MaxInt16, Y>>interBits)))
@@ -74,4 +77,15 @@ func warpWindows(photo gocv.Mat, m homog, fw, fh int, wins []image.Rectangle) (g
 	out := gocv.NewMat()
 	gocv.Remap(photo, &out, &xy, &al, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
 	return out, offs
+}
+
+// fixedPos is OpenCV's saturate_cast<int>(max(INT_MIN, min(INT_MAX, v))): v clamped to the
+// int32 range and rounded half to even (finite v).
+func fixedPos(v float64) int32 {
+	if v > math.MaxInt32 {
+		v = math.MaxInt32
+	} else if v < math.MinInt32 {
+		v = math.MinInt32
+	}
+	return int32(math.RoundToEven(v))
 }
