@@ -104,6 +104,7 @@ func TestRefDiag(t *testing.T) {
 					x0*fresh.PxPerMM, y0*fresh.PxPerMM, x1*fresh.PxPerMM, y1*fresh.PxPerMM, errs, lay.Notes)
 			}
 			if d := os.Getenv("OCR_REFDIAG_DUMP"); d != "" {
+				gocv.IMWrite(filepath.Join(d, filepath.Base(caseDir)+"-"+pt.Name+"-fresh.png"), fresh.Image)
 				img := fresh.Image.Clone()
 				draw := func(q []judge.Point, c color.RGBA) {
 					var pts []image.Point

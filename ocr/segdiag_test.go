@@ -102,6 +102,7 @@ func TestSegDiag(t *testing.T) {
 		fam := map[string]*[4]float64{}
 		var hds []float64
 		right, located := 0, 0
+		var sdx, sdy, sar, sn float64
 		for _, c := range cases {
 			if oracle {
 				adv := fontAdvances(t, c.truth.Font)
@@ -122,6 +123,9 @@ func TestSegDiag(t *testing.T) {
 			lay := judge.SkillLayout{Name: c.truth.Name, Letters: lets, Located: len(lets)}
 			s := scoreSkill(lay, c.truth)
 			if !s.located {
+				if d := os.Getenv("OCR_SEGDIAG_DUMP"); d != "" && len(lets) == len(c.truth.Letters) {
+					dumpParts(t, d, c, "unlocated")
+				}
 				continue
 			}
 			located++
@@ -150,6 +154,17 @@ func TestSegDiag(t *testing.T) {
 				}
 			}
 			hds = append(hds, s.hd...)
+			for i, le := range lets {
+				tq := truthOutline(c.truth.Letters[i])
+				if len(le.Outline) < 3 {
+					continue
+				}
+				c1, c2 := centroid(le.Outline), centroid(tq)
+				sdx += c1.X - c2.X
+				sdy += c1.Y - c2.Y
+				sar += polyArea(le.Outline) / math.Max(1e-6, polyArea(tq))
+				sn++
+			}
 			if d := os.Getenv("OCR_SEGDIAG_DUMP"); d != "" && (vn == os.Getenv("OCR_SEGDIAG_DUMPV") || os.Getenv("OCR_SEGDIAG_DUMPV") == "" && vn == variants[0]) {
 				worst := 0.0
 				for _, h := range s.hd {
@@ -158,6 +173,13 @@ func TestSegDiag(t *testing.T) {
 				if worst > 1 {
 					dumpParts(t, d, c, fmt.Sprintf("%.1f", worst))
 				}
+			}
+			if f := os.Getenv("OCR_SEGDIAG_FONT"); f != "" && strings.HasPrefix(c.truth.Font, f) {
+				var hs []string
+				for _, h := range s.hd {
+					hs = append(hs, fmt.Sprintf("%.1f", h))
+				}
+				t.Logf("  %s %q %s %s", vn, c.truth.Name, c.truth.Font, strings.Join(hs, " "))
 			}
 			if os.Getenv("OCR_SEGDIAG_V") != "" && !s.lettersRight {
 				t.Logf("  %s %q %s %s %v", vn, c.truth.Name, c.truth.Font, s.marks, notes)
@@ -178,8 +200,18 @@ func TestSegDiag(t *testing.T) {
 		q := func(f float64) float64 { return hds[min(len(hds)-1, int(f*float64(len(hds))))] }
 		t.Logf("variant %-12s located %d: letters right %.1f%%; outlines within 1 mm %.1f%%, median %.2f, p90 %.2f, mean %.2f | %s",
 			vn, located, 100*float64(right)/float64(located), 100*float64(within)/float64(len(hds)), q(0.5), q(0.9), mean(hds), strings.Join(fs, " "))
+		t.Logf("  mean centroid offset %.3f, %.3f mm; mean area ratio %.2f", sdx/sn, sdy/sn, sar/sn)
 		restore()
 	}
+}
+
+func polyArea(q []judge.Point) float64 {
+	a := 0.0
+	for i := range q {
+		j := (i + 1) % len(q)
+		a += q[i].X*q[j].Y - q[j].X*q[i].Y
+	}
+	return math.Abs(a) / 2
 }
 
 var advCache = map[string]map[rune]float64{}
@@ -266,6 +298,14 @@ func segVariant(t *testing.T, name string) func() {
 		old := splitWeight
 		splitWeight = f
 		return func() { splitWeight = old }
+	case "outline":
+		old := outlineLevel
+		outlineLevel = f
+		return func() { outlineLevel = old }
+	case "dots":
+		old := dotPrior
+		dotPrior = v != "0"
+		return func() { dotPrior = old }
 	case "seamw":
 		old := seamWindow
 		seamWindow = f

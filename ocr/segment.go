@@ -85,6 +85,76 @@ func (f *segFrame) withMarksInside() *region {
 	return &r2
 }
 
+// dotPrior: the dots over the word place its i's and j's.
+var dotPrior = true
+
+// dotCentres returns centres (a copy, NaN where unknown; nil centres count as all unknown)
+// with each i and j of the name placed at its dot's centre along u', when the word has as
+// many dots (small marks above the core band) as the name has i's and j's; centres
+// unchanged otherwise.
+func (f *segFrame) dotCentres(rg *region, letters []rune, centres []float64) []float64 {
+	var idx []int
+	for i, r := range letters {
+		if r == 'i' || r == 'j' {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 || len(rg.comps) < 2 {
+		return centres
+	}
+	areas := make([]int, 0, len(rg.comps))
+	for _, c := range rg.comps {
+		areas = append(areas, len(f.im.comps[c].pix))
+	}
+	sort.Ints(areas)
+	median := areas[len(areas)/2]
+	core := f.hi - f.lo
+	var dots []float64
+	for _, c := range rg.comps {
+		pix := f.im.comps[c].pix
+		if len(pix)*5 > median {
+			continue
+		}
+		su, sv := 0.0, 0.0
+		for _, p := range pix {
+			su += f.u(p)
+			sv += f.v(p)
+		}
+		u, v := su/float64(len(pix)), sv/float64(len(pix))
+		if v >= f.lo || v < f.lo-1.5*core {
+			continue // not over the core band
+		}
+		dots = append(dots, u)
+	}
+	if len(dots) != len(idx) {
+		return centres
+	}
+	sort.Float64s(dots)
+	out := make([]float64, len(letters))
+	for i := range out {
+		out[i] = math.NaN()
+		if centres != nil {
+			out[i] = centres[i]
+		}
+	}
+	for k, i := range idx {
+		out[i] = dots[k]
+	}
+	// Keep them in order: a centre out of order is dropped.
+	last := math.Inf(-1)
+	for i, c := range out {
+		if math.IsNaN(c) {
+			continue
+		}
+		if c < last {
+			out[i] = math.NaN()
+			continue
+		}
+		last = c
+	}
+	return out
+}
+
 // blob is one mark of ink (a connected component, with the dots and crossbars over it) and
 // its extent along u'.
 type blob struct {
@@ -324,6 +394,9 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 		return true
 	}
 	centres := f.symbolCentres(v, name, n)
+	if dotPrior {
+		centres = f.dotCentres(rg, letters, centres)
+	}
 	if atomDP {
 		if parts, notes, conf, ok := f.atomParts(blobs, exp, wordEnds, scale, centres); ok {
 			return parts, rg, notes, conf
