@@ -291,10 +291,19 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			if sure != nil {
 				srow = sure[i0 : i0+n]
 			}
-			for x := range orow {
+			for x := 0; x < len(orow); x++ {
 				if srow != nil && srow[x] != 0 {
-					orow[x] = 255
-					continue
+					// A run of sure paper (most of the sheet): paper to its end.
+					k := bytes.IndexByte(srow[x:], 0)
+					if k < 0 {
+						k = len(orow) - x
+					}
+					for e := x + k; x < e; x++ {
+						orow[x] = 255
+					}
+					if x == len(orow) {
+						break
+					}
 				}
 				k := 3 * x
 				a, g := wrow[k:k+3:k+3], grow[k:k+3:k+3]

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"image"
 	"math"
 
@@ -133,9 +134,18 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	for y := 0; y < sz.Y; y++ {
 		i0, j0 := (y+off)*fw+off, y*sz.X
 		crow := ((y + off) / tf.cell) * tf.cw
+		mrow := mask[j0 : j0+sz.X]
 		for x := 0; x < sz.X; x++ {
+			if mrow[x] != 0 {
+				// Paper: skip to the next pixel that is not (most of the frame).
+				k := bytes.IndexByte(mrow[x:], 0)
+				if k < 0 {
+					break
+				}
+				x += k
+			}
 			j, i := j0+x, i0+x
-			if mask[j] != 0 || valid[i] != 255 {
+			if valid[i] != 255 {
 				continue
 			}
 			c := crow + (x+off)/tf.cell

@@ -1084,9 +1084,18 @@ func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
 	gocv.BoxFilter(qm, &qf, int(gocv.MatTypeCV32F), image.Pt(w, w))
 	pb, qb := f32view(pf), f32view(qf) // read before pf and qf are closed
 	for y := edgeBand; y < sz.Y-edgeBand; y++ {
-		for x := edgeBand; x < sz.X-edgeBand; x++ {
+		row := halo[y*sz.X : (y+1)*sz.X-edgeBand]
+		for x := edgeBand; x < len(row); x++ {
+			if row[x] == 0 {
+				// Outside the halo (most of the sheet): on to its next pixel (255).
+				k := bytes.IndexByte(row[x:], 255)
+				if k < 0 {
+					break
+				}
+				x += k
+			}
 			// More than two thirds of the pixels outside the halo are table.
-			if j := y*sz.X + x; halo[j] != 0 && ink[j] == 0 && cp[j] != 0 && qb[j] > 2*pb[j] {
+			if j := y*sz.X + x; ink[j] == 0 && cp[j] != 0 && qb[j] > 2*pb[j] {
 				cp[j] = 0
 			}
 		}
@@ -1159,8 +1168,16 @@ func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
 	gocv.Blur(pm, &pm, image.Pt(k, k))
 	gocv.Blur(qm, &qm, image.Pt(k, k))
 	pb, qb := u8view(pm), u8view(qm) // read before pm and qm are closed
-	for j := range cp {
-		if ink[j] != 0 && (pb[j] != 0 || qb[j] != 0) {
+	for j := 0; j < len(cp); j++ {
+		if ink[j] == 0 {
+			// Not ink (most pixels): on to the next ink pixel (255).
+			k := bytes.IndexByte(ink[j:], 255)
+			if k < 0 {
+				break
+			}
+			j += k
+		}
+		if pb[j] != 0 || qb[j] != 0 {
 			if pb[j] >= qb[j] {
 				cp[j] = 255
 			} else {
