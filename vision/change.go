@@ -571,12 +571,15 @@ const tableSigmaMM = 15.0
 type tableColours struct {
 	cell, cw int
 	col      []float32 // 3 per cell
+	// cellX[x] and cellY[y]: x/cell and y/cell over the warped frame (fw x fh), looked up
+	// instead of divided at every pixel.
+	cellX, cellY []int32
 }
 
 // closer reports whether the BGR pixel a at warped-frame px (x, y) is closer (sum of absolute
 // channel differences) to the table's colour than d, its distance to the paper prediction.
 func (t *tableColours) closer(a []byte, x, y int, d float32) bool {
-	c := 3 * ((y/t.cell)*t.cw + x/t.cell)
+	c := 3 * (int(t.cellY[y])*t.cw + int(t.cellX[x]))
 	dt := abs32(float32(a[0]) - t.col[c])
 	if dt >= d {
 		return false
@@ -630,6 +633,12 @@ func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64
 	if col == nil {
 		return nil
 	}
-	t := &tableColours{cell: cell, cw: cw, col: col}
+	t := &tableColours{cell: cell, cw: cw, col: col, cellX: make([]int32, fw), cellY: make([]int32, fh)}
+	for x := range t.cellX {
+		t.cellX[x] = int32(x / cell)
+	}
+	for y := range t.cellY {
+		t.cellY[y] = int32(y / cell)
+	}
 	return t
 }

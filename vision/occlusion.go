@@ -115,7 +115,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		tch[3*c], tch[3*c+1], tch[3*c+2] = t[0]/st, t[1]/st, t[2]/st
 		tbr[c] = t[0] + t[1] + t[2] + changeFloor/3
 	}
-	cellOf := func(x, y int) int { return (y/tf.cell)*tf.cw + x/tf.cell }
+	cellOf := func(x, y int) int { return int(tf.cellY[y])*tf.cw + int(tf.cellX[x]) }
 	// The table's own spread in hue: the occSpreadQ quantile of the inlier band pixels'
 	// chromaticity distances to the field's.
 	cdist := func(i, c int) float32 {
@@ -133,7 +133,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	found := false
 	for y := 0; y < sz.Y; y++ {
 		i0, j0 := (y+off)*fw+off, y*sz.X
-		crow := ((y + off) / tf.cell) * tf.cw
+		crow := int(tf.cellY[y+off]) * tf.cw
 		mrow := mask[j0 : j0+sz.X]
 		for x := 0; x < sz.X; x++ {
 			if mrow[x] != 0 {
@@ -148,7 +148,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 			if valid[i] != 255 {
 				continue
 			}
-			c := crow + (x+off)/tf.cell
+			c := crow + int(tf.cellX[x+off])
 			// Brightness ratio to the table's; then hue.
 			st, sa := tbr[c], float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
 			if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
