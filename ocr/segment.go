@@ -766,7 +766,7 @@ func (s *seamSet) letterOf(f *segFrame, p int32) int {
 }
 
 // seamWindow is how far, in letter widths, a cut path may stray from its straight cut.
-var seamWindow = 0.33
+var seamWindow = 0.25
 
 // seams finds, around each straight cut, the path from the top of the line to the bottom
 // crossing the least ink (moving at most one column per row, within a third of a letter of
