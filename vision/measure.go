@@ -260,17 +260,13 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// A piece the masks show touching the edge, where the photo shows paper between them
 	// (contactSeen): a hole beside the edge or a tear to it, too close to call.
 	var unseen []string
-	var img []byte
+	var img, bimg []byte // the photos' BGR bytes, when needed
+	if len(pieces) > 0 {
+		img, bimg = sheetBGR(after, w, h), sheetBGR(before, w, h)
+	}
 	for pi, tch := range touch {
 		if !tch {
 			continue
-		}
-		if img == nil {
-			if b, err := after.Image.DataPtrUint8(); err == nil && after.Image.IsContinuous() {
-				img = b
-			} else {
-				img = after.Image.ToBytes()
-			}
 		}
 		if !contactSeen(img, int32(pieces[pi].label), lb, raw, ob, bm, am, boxes[pi], w, h, ppm) {
 			unseen = append(unseen, fmt.Sprintf("%.0f mm²", float64(pieces[pi].area)/(ppm*ppm)))
@@ -286,6 +282,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	m.EdgeToEdge = res.EdgeToEdge
 
 	// Outlines and tear lines, and the template in each piece.
+	var same []string
 	for _, p := range pieces {
 		pm := make([]byte, w*h)
 		box := image.Rectangle{Min: image.Pt(w, h)}
@@ -298,6 +295,12 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			}
 		}
 		pmat := newMask(w, h, pm)
+		// A piece the photo before showed as the after photo does (not paper): the before
+		// mask took the table for paper there (sameLook), nothing was torn off.
+		if sameLook(bimg, img, bm, am, pm, box, w, h, ppm, 'a') {
+			c := box.Min.Add(box.Max).Div(2)
+			same = append(same, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm))
+		}
 		outline, tears := pieceOutline(pmat, nearOuter, w, ppm)
 		res.PieceOutlines = append(res.PieceOutlines, outline)
 		res.TearLines = append(res.TearLines, tears...)
@@ -351,6 +354,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
+	}
+	if len(same) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+			Text: fmt.Sprintf("removed piece (%s) looks the same in the photo before this tear as in this one, not like paper: the photo before may have had no paper there (its paper mask taking the table for paper)", strings.Join(same, "; "))})
 	}
 	if len(unseen) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutEdgeToEdge,

@@ -231,3 +231,80 @@ func TestLetterFragmentOutline(t *testing.T) {
 	assert.Equal(t, judge.LetterOnSheetOrCut, st[7], "a dot beside the tear on the sheet")
 	assert.Equal(t, judge.LetterOnSheet, st[8], "a dot far from the tear")
 }
+
+// TestPieceAlreadyGone: the photo before a tear showed the table through an earlier hole,
+// but its paper mask took most of that hole for paper; the photo after shows the same table
+// and its mask calls it table (the independent synthetic set seed 3, case-007 ann-3: a tear
+// that removed nothing ruled faux_pas). Removed paper that looks the same, not paper, in both
+// photos is a doubt about whether anything was removed; a real tear (paper before, table
+// after) is not, nor is a tear on a table the colour of the paper (colour cannot tell).
+func TestPieceAlreadyGone(t *testing.T) {
+	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+	sz := frameSize(p, DefaultPxPerMM)
+	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
+	hole := circlePoly(75, 80, 20)  // 1257 mm²
+	taken := circlePoly(75, 80, 18) // what the mask before took for paper (all but a 2 mm rim)
+	paperBGR := color.RGBA{225, 228, 232, 0}
+	grey := color.RGBA{165, 168, 172, 0} // a pale grey table
+	photo := func(table color.RGBA, shown []pt, gain float64) gocv.Mat {
+		sc := func(c color.RGBA) color.RGBA {
+			return color.RGBA{uint8(float64(c.R) * gain), uint8(float64(c.G) * gain), uint8(float64(c.B) * gain), 0}
+		}
+		pc := sc(paperBGR)
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(pc.R), float64(pc.G), float64(pc.B), 0), sz.Y, sz.X, gocv.MatTypeCV8UC3)
+		if shown != nil {
+			var q []image.Point
+			for _, v := range shown {
+				q = append(q, mmToPx(v, DefaultPxPerMM).img())
+			}
+			pv := gocv.NewPointsVectorFromPoints([][]image.Point{q})
+			tc := sc(table)
+			gocv.FillPoly(&img, pv, color.RGBA{tc.R, tc.G, tc.B, 0})
+			pv.Close()
+		}
+		return img
+	}
+	cases := []struct {
+		name        string
+		table       color.RGBA
+		beforeShown []pt // where the photo before shows the table (nil: nowhere)
+		doubt       bool
+	}{
+		{"before mask took the table for paper", grey, hole, true},
+		{"real tear", grey, nil, false},
+		{"real tear on a table the colour of the paper", paperBGR, nil, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// Before: the mask lacks only the hole's rim (it took the rest for paper).
+			bm := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, [][]pt{hole})
+			inner := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{taken}, nil)
+			if tc.beforeShown != nil {
+				gocv.BitwiseOr(bm, inner, &bm)
+			} else {
+				bm.SetTo(gocv.NewScalar(255, 0, 0, 0)) // a real tear: all paper before
+			}
+			inner.Close()
+			am := polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, [][]pt{hole})
+			before := &SheetImage{Image: photo(tc.table, tc.beforeShown, 1), Mask: bm, PxPerMM: DefaultPxPerMM, Paper: p}
+			after := &SheetImage{Image: photo(tc.table, hole, 0.9), Mask: am, PxPerMM: DefaultPxPerMM, Paper: p}
+			defer before.Close()
+			defer after.Close()
+			r, err := Measure(before, after, nil, template.Default())
+			require.NoError(t, err)
+			defer r.Close()
+			require.Equal(t, 1, r.Pieces)
+			want := polyArea(hole)
+			if tc.beforeShown != nil {
+				want = polyArea(taken)
+			}
+			assert.InDelta(t, want, r.AreaMM2, 0.05*want+5, "area")
+			got := doubtsAbout(r.Measurement, judge.AboutRemoved)
+			if tc.doubt {
+				assert.Len(t, got, 1, "doubt about the removal: %v", r.Measurement.Uncertain)
+			} else {
+				assert.Empty(t, got, "doubts %v", r.Measurement.Uncertain)
+			}
+		})
+	}
+}

@@ -2,7 +2,7 @@ package vision
 
 import (
 	"fmt"
-	"math"
+	"image"
 
 	"gocv.io/x/gocv"
 )
@@ -36,20 +36,12 @@ type RegrownPatch struct {
 	CentreMM [2]float64
 	// TableTakenForPaper: in the patch, the later photo shows what the photo before showed
 	// there (the table seen where paper was already gone), not paper: each photo's colour
-	// in the patch relative to the paper around it (regrownSameFrac). So the later photo's
+	// in the patch relative to the paper around it (sameLook). So the later photo's
 	// paper mask took the table for paper there; the photos are not shown out of order.
 	// False when the colours cannot tell (a table the colour of the paper) or the patch
 	// looks like paper.
 	TableTakenForPaper bool
 }
-
-// regrownSameFrac: the later photo's patch (relative to its paper around) must lie this much
-// closer to the photo before's (the table) than to paper for TableTakenForPaper, and the
-// photo before must tell its table from paper by at least regrownMinContrast.
-const (
-	regrownSameFrac    = 0.5
-	regrownMinContrast = 0.1
-)
 
 // RegrownDetail is Regrown with where the patch is and whether it is the later photo's mask
 // taking the table for paper (RegrownPatch).
@@ -95,78 +87,26 @@ func RegrownDetail(before, after *SheetImage) (RegrownPatch, error) {
 	return rp, nil
 }
 
-// tableTakenForPaper compares, in the patch (label bl of the padded labels, pad d), each
-// photo's median colour with the median colour of the paper both masks keep within 4 mm of
-// the patch (RegrownPatch.TableTakenForPaper).
+// tableTakenForPaper reports whether the patch (label bl of the padded labels, pad d) looks
+// the same, the table, in both photos relative to the paper around it (sameLook): the later
+// mask took the table for paper there (RegrownPatch.TableTakenForPaper).
 func tableTakenForPaper(before, after *SheetImage, labels gocv.Mat, bl int32, d int) bool {
 	w, h := before.Mask.Cols(), before.Mask.Rows()
-	if before.Image.Ptr() == nil || after.Image.Ptr() == nil || before.Image.Empty() || after.Image.Empty() {
+	bi, ai := sheetBGR(before, w, h), sheetBGR(after, w, h)
+	if bi == nil || ai == nil {
 		return false // no photos to compare (masks alone)
-	}
-	if before.Image.Cols() != w || before.Image.Rows() != h || after.Image.Cols() != w || after.Image.Rows() != h ||
-		before.Image.Type() != gocv.MatTypeCV8UC3 || after.Image.Type() != gocv.MatTypeCV8UC3 {
-		return false
 	}
 	lb := int32s(labels)
 	pw := w + 2*d
 	patch := make([]byte, w*h)
-	x0, y0, x1, y1 := w, h, -1, -1
+	box := image.Rectangle{}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if lb[(y+d)*pw+x+d] == bl {
 				patch[y*w+x] = 255
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+				box = box.Union(image.Rect(x, y, x+1, y+1))
 			}
 		}
 	}
-	if x1 < 0 {
-		return false
-	}
-	bm, am := before.Mask.ToBytes(), after.Mask.ToBytes()
-	bi, ai := before.Image.ToBytes(), after.Image.ToBytes()
-	// The paper around: within 4 mm of the patch's box, or farther when a patch inside an
-	// earlier hole has too little paper that close. Colour histograms per channel: patch in
-	// the photo before (pb) and after (pa), the paper around in each (rb, ra).
-	var pb, pa, rb, ra [3][256]int
-	npatch, nring := 0, 0
-	for _, gmm := range []float64{4, 8, 16, 32} {
-		g := int(gmm * after.PxPerMM)
-		pb, pa, rb, ra = [3][256]int{}, [3][256]int{}, [3][256]int{}, [3][256]int{}
-		npatch, nring = 0, 0
-		for y := max(0, y0-g); y <= min(h-1, y1+g); y++ {
-			for x := max(0, x0-g); x <= min(w-1, x1+g); x++ {
-				i := y*w + x
-				switch {
-				case patch[i] != 0:
-					npatch++
-					for c := 0; c < 3; c++ {
-						pb[c][bi[3*i+c]]++
-						pa[c][ai[3*i+c]]++
-					}
-				case bm[i] != 0 && am[i] != 0:
-					nring++
-					for c := 0; c < 3; c++ {
-						rb[c][bi[3*i+c]]++
-						ra[c][ai[3*i+c]]++
-					}
-				}
-			}
-		}
-		if nring >= max(100, npatch/4) {
-			break
-		}
-	}
-	if nring < max(100, npatch/4) {
-		return false // too little paper around the patch to compare with
-	}
-	var relB, relA [3]float64
-	for c := 0; c < 3; c++ {
-		relB[c] = histMedian(&pb[c], npatch) / math.Max(1, histMedian(&rb[c], nring))
-		relA[c] = histMedian(&pa[c], npatch) / math.Max(1, histMedian(&ra[c], nring))
-	}
-	norm := func(u, v [3]float64) float64 {
-		return math.Sqrt((u[0]-v[0])*(u[0]-v[0]) + (u[1]-v[1])*(u[1]-v[1]) + (u[2]-v[2])*(u[2]-v[2]))
-	}
-	one := [3]float64{1, 1, 1}
-	return norm(relB, one) >= regrownMinContrast && norm(relA, relB) < regrownSameFrac*norm(relA, one)
+	return sameLook(bi, ai, before.Mask.ToBytes(), after.Mask.ToBytes(), patch, box, w, h, after.PxPerMM, 'b')
 }

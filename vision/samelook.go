@@ -1,0 +1,103 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// Same look in both photos.
+//
+// A patch where the two paper masks disagree should look different in the two photos: paper
+// in one, the table in the other. When each photo shows the patch in the same colour relative
+// to the paper around it (both not paper), the masks' disagreement is one mask taking the
+// table for paper, not paper torn off (Measure: the photo before this tear's mask) or paper
+// regrown (RegrownDetail: the later photo's mask). Seen on independent synthetic sets on a
+// pale grey table: the table seen through an earlier hole called paper in one photo and not
+// in the next.
+
+const (
+	// sameLookFrac: the two photos' patch colours (each relative to its paper around) must lie
+	// this much closer to each other than to paper.
+	sameLookFrac = 0.5
+	// sameLookMinContrast: the photo showing the table there must tell it from paper by this
+	// much (relative colour, Euclidean over B, G, R); a table the colour of the paper cannot
+	// be told by colour.
+	sameLookMinContrast = 0.1
+)
+
+// sheetBGR returns a sheet image's BGR bytes (frame layout w x h), nil when it has none.
+func sheetBGR(s *SheetImage, w, h int) []byte {
+	m := s.Image
+	if m.Ptr() == nil || m.Empty() || m.Cols() != w || m.Rows() != h || m.Type() != gocv.MatTypeCV8UC3 {
+		return nil
+	}
+	if m.IsContinuous() {
+		if b, err := m.DataPtrUint8(); err == nil && len(b) == 3*w*h {
+			return b
+		}
+	}
+	return m.ToBytes()
+}
+
+// sameLook reports whether the pixels of patch (frame layout w x h, non-zero; inside box)
+// show the same, not paper, in both photos bi and ai (BGR bytes), each relative to the
+// median colour of the paper both masks (bm, am) keep around the patch: within 4 mm of box,
+// or farther (up to 32 mm) when too little paper is that close (a patch inside an earlier
+// hole). notPaper says which photo must show the patch unlike paper: 'a' the later photo
+// (ai), 'b' the photo before (bi). False when it cannot tell.
+func sameLook(bi, ai, bm, am, patch []byte, box image.Rectangle, w, h int, ppm float64, notPaper byte) bool {
+	if bi == nil || ai == nil || box.Empty() {
+		return false
+	}
+	var pb, pa, rb, ra [3][256]int
+	npatch, nring := 0, 0
+	for _, gmm := range []float64{4, 8, 16, 32} {
+		g := int(gmm * ppm)
+		pb, pa, rb, ra = [3][256]int{}, [3][256]int{}, [3][256]int{}, [3][256]int{}
+		npatch, nring = 0, 0
+		r := box.Inset(-g).Intersect(image.Rect(0, 0, w, h))
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				i := y*w + x
+				switch {
+				case patch[i] != 0:
+					npatch++
+					for c := 0; c < 3; c++ {
+						pb[c][bi[3*i+c]]++
+						pa[c][ai[3*i+c]]++
+					}
+				case bm[i] != 0 && am[i] != 0:
+					nring++
+					for c := 0; c < 3; c++ {
+						rb[c][bi[3*i+c]]++
+						ra[c][ai[3*i+c]]++
+					}
+				}
+			}
+		}
+		if nring >= max(100, npatch/4) {
+			break
+		}
+	}
+	if npatch == 0 || nring < max(100, npatch/4) {
+		return false // too little paper around the patch to compare with
+	}
+	var relB, relA [3]float64
+	for c := 0; c < 3; c++ {
+		relB[c] = histMedian(&pb[c], npatch) / math.Max(1, histMedian(&rb[c], nring))
+		relA[c] = histMedian(&pa[c], npatch) / math.Max(1, histMedian(&ra[c], nring))
+	}
+	norm := func(u, v [3]float64) float64 {
+		return math.Sqrt((u[0]-v[0])*(u[0]-v[0]) + (u[1]-v[1])*(u[1]-v[1]) + (u[2]-v[2])*(u[2]-v[2]))
+	}
+	one := [3]float64{1, 1, 1}
+	// The photo that must show the table there tells it from paper, and the other photo's
+	// patch is far nearer that than paper.
+	table, other := relB, relA
+	if notPaper == 'a' {
+		table, other = relA, relB
+	}
+	return norm(table, one) >= sameLookMinContrast && norm(other, table) < sameLookFrac*norm(other, one)
+}
