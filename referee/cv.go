@@ -115,13 +115,18 @@ func (c *CV) Measure(before, after Sheet, layouts []judge.SkillLayout, t templat
 	// Paper only shrinks: paper on the after-photo that the before-photo lacked means the
 	// photos are out of order or of another sheet, and the removed paper measured is not
 	// what this tear removed.
-	g, err := vision.Regrown(b, a)
+	g, err := vision.RegrownDetail(b, a)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	if g > 0 && r.Measurement.Refused == "" {
-		r.Measurement.Refused = fmt.Sprintf("the photo shows %.0f mm² of paper that the sheet before this tear lacked: the photos are out of order or not of the same sheet (paper only shrinks)", g)
+	if g.AreaMM2 > 0 && r.Measurement.Refused == "" {
+		at := fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", g.AreaMM2, g.CentreMM[0], g.CentreMM[1])
+		if g.TableTakenForPaper {
+			r.Measurement.Refused = fmt.Sprintf("the photo's paper mask shows paper where the sheet before this tear had none (%s), but the photo looks like the table there: its paper mask cannot be trusted", at)
+		} else {
+			r.Measurement.Refused = fmt.Sprintf("the photo shows paper that the sheet before this tear lacked (%s): the photos are out of order or not of the same sheet (paper only shrinks)", at)
+		}
 	}
 	return cvMeasured{r}, nil
 }

@@ -451,7 +451,7 @@ func TestPhotosOutOfOrder(t *testing.T) {
 	require.Equal(t, truth.Players[0].Tears[0].Expected.Faults, tears[0].Faults)
 	// Tear 3's photo (hana-2.jpg) shows the paper hana-3.jpg lacks: refused.
 	require.Equal(t, judge.Undecided, tears[2].Verdict)
-	require.Contains(t, tears[2].UndecidedReason, "hana-2.jpg: the photo shows")
+	require.Contains(t, tears[2].UndecidedReason, "hana-2.jpg: the photo shows paper that the sheet before this tear lacked")
 	require.Contains(t, tears[2].UndecidedReason, "out of order")
 	if n, profile := leakedMats(); n > 0 {
 		t.Errorf("%d Mats leaked:\n%s", n, profile)
