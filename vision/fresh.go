@@ -33,6 +33,14 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	r, err := pickSheet(loc)
+	if errors.Is(err, ErrNoSheet) {
+		// A bright patch of table (a lamp's hot spot) touching the sheet through gaps in
+		// its edge shadow makes one blob that is no quadrilateral: cut the thin necks. (A
+		// sheet cut off by the photo's edge stays cut off.)
+		if l2, r2, err2 := splitSheet(loc); err2 == nil {
+			loc, r, err = l2, r2, nil
+		}
+	}
 	if errors.Is(err, ErrNoSheet) || errors.Is(err, ErrSheetCutOff) {
 		// The colour models found nothing sheet-like (white on a light table, a table
 		// colour close to the paper's): try GrabCut, and keep its answer if it finds a sheet.
@@ -68,6 +76,34 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	s.Mask = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), sz.Y, sz.X, gocv.MatTypeCV8UC1)
 	freshOutline(s, bgr, loc)
 	return s, nil
+}
+
+// splitOpenings are the opening diameters (work px, at workLong) splitSheet tries.
+var splitOpenings = []int{9, 15, 21}
+
+// splitSheet retries pickSheet on the colour mask opened with growing disks: paper joined to
+// a pale patch of table by necks a few pixels wide (the sheet's edge shadow broken into
+// dashes) is one blob whose quadrilateral fails, and is a sheet once the necks are cut.
+// Only blobs meeting the same tests as pickSheet's (quadrilateral, filled, its outline a
+// paper/table edge) are taken; the returned located holds the opened mask.
+func splitSheet(loc *located) (*located, *region, error) {
+	err := ErrNoSheet
+	for _, d := range splitOpenings {
+		m := newMask(loc.w, loc.h, loc.mask)
+		k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(d, d))
+		gocv.MorphologyEx(m, &m, gocv.MorphOpen, k)
+		k.Close()
+		l2 := *loc
+		l2.mask = m.ToBytes()
+		l2.regions = findRegions(m, l2.mask, loc.w, loc.h, true)
+		m.Close()
+		r, e := pickSheet(&l2)
+		if e == nil {
+			return &l2, r, nil
+		}
+		err = e
+	}
+	return nil, nil, err
 }
 
 // pickSheet chooses the sheet among the located regions or says why there is none.

@@ -1,0 +1,151 @@
+package vision
+
+import (
+	"fmt"
+
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"tearcam/internal/synth"
+	"testing"
+)
+
+// TestRegisterSeedDump is TestRegisterAllSynthDump on other synthetic sets:
+// VISION_REGSEED=/tmp/synth2[,case-003,...] registers every visible later photo of the
+// named (or all) cases and logs the outcome and the true error.
+func TestRegisterSeedDump(t *testing.T) {
+	env := os.Getenv("VISION_REGSEED")
+	if env == "" {
+		t.Skip("VISION_REGSEED=dir[,case,...] to dump")
+	}
+	parts := strings.Split(env, ",")
+	var dirs []string
+	if len(parts) > 1 {
+		for _, c := range parts[1:] {
+			dirs = append(dirs, filepath.Join(parts[0], c))
+		}
+	} else {
+		ds, _ := filepath.Glob(filepath.Join(parts[0], "*", "truth.json"))
+		for _, d := range ds {
+			dirs = append(dirs, filepath.Dir(d))
+		}
+		sort.Strings(dirs)
+	}
+	if os.Getenv("VISION_REGSEED_EDGES") != "" {
+		edgeDump = func(offs []float64, keys []int, ref map[int]float64, spill, edge int) {
+			var b [4]string
+			for i, o := range offs {
+				s := keys[i] >> 20
+				r, ok := ref[keys[i]]
+				c := fmt.Sprintf("%.0f", o*4)
+				if ok && r*4 != -0.5 && r*4 != 0.5 && r*4 != 0 {
+					c += fmt.Sprintf("(%.0f)", r*4)
+				}
+				b[s] += c + " "
+			}
+			t.Logf("spill %d edge %d", spill, edge)
+			for s := range b {
+				t.Logf("  side %d: %s", s, b[s])
+			}
+		}
+		defer func() { edgeDump = nil }()
+	}
+	if d := os.Getenv("VISION_REGSEED_DEBUG"); d != "" {
+		debugDir = d
+		defer func() { debugDir = "" }()
+	}
+	for _, r := range registerAllDirs(t, dirs) {
+		ref := errors.Is(r.err, ErrRegistration)
+		t.Logf("%-28s refused=%v true=%.2f resid=%.2f %v %v", r.name, ref, r.trueErr, r.residual, r.notes, r.err)
+	}
+}
+
+func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
+	keepRefused = true
+	defer func() { keepRefused = false }()
+	var rows []regAllRow
+	for _, dir := range dirs {
+		tr, err := synth.LoadTruth(dir)
+		require.NoError(t, err)
+		paper := truthPaper(tr)
+		for _, pl := range tr.Players {
+			if pl.Sheet.CutOff {
+				continue
+			}
+			fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
+			th0 := homog(pl.Sheet.Homography)
+			var prev *SheetImage // the last registered sheet (the referee's fallback)
+			for i, tt := range pl.Tears {
+				if tt.Photo.CutOff {
+					continue
+				}
+				img, err := ReadImage(filepath.Join(dir, tt.Photo.File))
+				require.NoError(t, err)
+				if edgeDump != nil {
+					t.Logf("#### %s t%d", filepath.Base(dir), i+1)
+				}
+				after, err := Register(fresh, img)
+				if debugDir != "" {
+					for _, f := range []string{"colourframe", "maskframe", "warpframe"} {
+						os.Rename(filepath.Join(debugDir, f+".png"), filepath.Join(debugDir, filepath.Base(dir)+"-"+strings.TrimSuffix(tt.Photo.File, ".jpg")+"-"+f+".png"))
+					}
+				}
+				if od := os.Getenv("VISION_REGSEED_OUT"); od != "" && after != nil {
+					n := filepath.Join(od, filepath.Base(dir)+"-"+strings.TrimSuffix(tt.Photo.File, ".jpg"))
+					gocv.IMWrite(n+"-mask.png", after.Mask)
+					gocv.IMWrite(n+"-img.png", after.Image)
+				}
+				img.Close()
+				row := regAllRow{name: fmt.Sprintf("%s t%d %s", filepath.Base(dir), i+1, tt.Photo.File), err: err}
+				if after != nil {
+					row.trueErr = synthRegErr(fresh, after, th0, homog(tt.Photo.Homography), paper)
+					row.residual = after.ResidualMM
+					row.notes = after.Notes
+				} else {
+					row.trueErr = -1
+				}
+				rows = append(rows, row)
+				if err != nil && prev != nil {
+					// The referee's fallback: register to the previous measured sheet.
+					if after != nil {
+						after.Close()
+						after = nil
+					}
+					img, _ := ReadImage(filepath.Join(dir, tt.Photo.File))
+					a2, err2 := Register(prev, img)
+					img.Close()
+					r2 := regAllRow{name: row.name + " (to previous)", err: err2, trueErr: -1}
+					if a2 != nil {
+						r2.trueErr = synthRegErr(fresh, a2, th0, homog(tt.Photo.Homography), paper)
+						r2.residual = a2.ResidualMM
+						r2.notes = a2.Notes
+						if err2 == nil {
+							after, err = a2, nil
+						} else {
+							a2.Close()
+						}
+					}
+					rows = append(rows, r2)
+				}
+				if err == nil {
+					if prev != nil {
+						prev.Close()
+					}
+					prev = after
+				} else if after != nil {
+					after.Close()
+				}
+			}
+			if prev != nil {
+				prev.Close()
+			}
+			fresh.Close()
+		}
+	}
+	return rows
+}
