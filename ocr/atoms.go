@@ -110,7 +110,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 	wcost := func(w, e float64) float64 {
 		// By the ratio's logarithm: a narrow letter is not penalised more than a wide one.
 		r := math.Log(math.Max(w, 1) / e)
-		return 1.2 * r * r
+		return widthWeight * r * r
 	}
 	ccost := func(i int, lo, hi float64) float64 {
 		if centres == nil || math.IsNaN(centres[i]) {
@@ -387,7 +387,7 @@ func (am *atomMark) splitCosts(lw []float64, scale, mean float64, centres []floa
 					}
 				}
 				r := (float64(w) - e) / e
-				cc := prev + 1.2*r*r + cut
+				cc := prev + widthWeight*r*r + cut
 				if centres != nil && !math.IsNaN(centres[first+i]) {
 					rr := (am.off + float64(j+c)/2 - centres[first+i]) / e
 					cc += symbolWeight * rr * rr

@@ -306,6 +306,14 @@ func segVariant(t *testing.T, name string) func() {
 		old := dotPrior
 		dotPrior = v != "0"
 		return func() { dotPrior = old }
+	case "ww":
+		old := widthWeight
+		widthWeight = f
+		return func() { widthWeight = old }
+	case "pieces":
+		old := wholePieces
+		wholePieces = v != "0"
+		return func() { wholePieces = old }
 	case "seamw":
 		old := seamWindow
 		seamWindow = f

@@ -653,7 +653,7 @@ func dpCuts(prof []float64, c0, c1 int, exp []float64, mean, off float64, centre
 		total += e
 	}
 	scale := float64(W) / total
-	const cutWeight, widthWeight = 1.0, 1.2
+	const cutWeight = 1.0
 	inf := math.Inf(1)
 	// d[i][k]: best cost with the end of letter i at column c0+k-1 (k columns used);
 	// from[i][k]: the columns used before letter i.
@@ -722,6 +722,10 @@ func dpCuts(prof []float64, c0, c1 int, exp []float64, mean, off float64, centre
 	}
 	return cuts
 }
+
+// widthWeight weighs a letter's width deviation (squared, relative) against the ink a cut
+// goes through (in typical columns of ink).
+var widthWeight = 1.2
 
 // rightBias and rightLook: a cut through a thin joining stroke is placed where the next
 // letter's body starts (rightLook cap heights further on, the ink rises) rather than
@@ -861,6 +865,9 @@ func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
 	return out
 }
 
+// wholePieces: ink outside the core band goes to letters piece by piece (see followStrokes).
+var wholePieces = true
+
 // coreProfile: letters are cut on the core band's ink only (see followStrokes).
 var coreProfile = true
 
@@ -870,9 +877,11 @@ var coreMargin = 0.15
 // followStrokes returns the letter of each ink pixel of the region: inside the core band of
 // the line (x-height, where joined letters meet) the cuts decide (cutOf); above and below it
 // (ascenders, descenders, the loop of a g or y reaching back under its neighbour) a pixel
-// belongs to the letter whose core-band ink it is joined to along the stroke, the nearest
-// along the ink (multi-source breadth-first search over 8-connected ink pixels). Ink not
-// joined to the core band keeps its cut letter.
+// belongs to the letter whose core-band ink it is joined to along the stroke: with
+// wholePieces, each 8-connected piece of such ink goes whole to the letter whose core ink it
+// touches most (a descender loop coming back to touch the letter before it stays with its
+// own); otherwise the nearest along the ink (multi-source breadth-first search over
+// 8-connected ink pixels). Ink not joined to the core band keeps its cut letter.
 func (f *segFrame) followStrokes(cutOf func(int32) int) func(int32) int {
 	im, rg := f.im, f.rg
 	if len(rg.pix) == 0 {
@@ -896,6 +905,60 @@ func (f *segFrame) followStrokes(cutOf func(int32) int) func(int32) int {
 			g := (int(p)/im.w-y0)*gw + int(p)%im.w - x0
 			lab[g] = int32(cutOf(p) + 1)
 			queue = append(queue, int32(g))
+		}
+	}
+	if wholePieces {
+		// Ink outside the core band, piece by piece (8-connected): each piece goes whole to
+		// the letter whose core ink it touches most (a descender loop that comes back to
+		// touch the letter before stays with its own letter).
+		seen := make([]bool, gw*gh)
+		var stack, piece []int
+		for start := range lab {
+			if lab[start] != -1 || seen[start] {
+				continue
+			}
+			piece = piece[:0]
+			stack = append(stack[:0], start)
+			seen[start] = true
+			touch := map[int32]int{}
+			for len(stack) > 0 {
+				g := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				piece = append(piece, g)
+				gx, gy := g%gw, g/gw
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						nx, ny := gx+dx, gy+dy
+						if nx < 0 || ny < 0 || nx >= gw || ny >= gh {
+							continue
+						}
+						k := ny*gw + nx
+						switch l := lab[k]; {
+						case l == -1 && !seen[k]:
+							seen[k] = true
+							stack = append(stack, k)
+						case l > 0:
+							touch[l]++
+						}
+					}
+				}
+			}
+			best, bc := int32(0), 0
+			for l, c := range touch {
+				if c > bc || c == bc && l < best {
+					best, bc = l, c
+				}
+			}
+			if best > 0 {
+				for _, g := range piece {
+					lab[g] = -best // provisional: not a BFS source
+				}
+			}
+		}
+		for i, l := range lab {
+			if l < -1 {
+				lab[i] = -l
+			}
 		}
 	}
 	for qi := 0; qi < len(queue); qi++ {
