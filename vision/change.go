@@ -115,6 +115,10 @@ func newTrainCache(sz image.Point) *trainCache {
 	return &trainCache{sw: sw, state: make([]byte, sw*sh), ratio: make([]float32, 3*sw*sh)}
 }
 
+// vetoRefMM: the margin veto compares a margin pixel with the fresh sheet this far inside
+// its nearest edge.
+const vetoRefMM = 1.0
+
 // changeRound is one round; step > 1 classifies one pixel in step x step and fills the block
 // (for the rounds that only train the next one).
 func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf []byte, step int, sure []byte, tf *tableColours, margin []byte, grey bool, tc *trainCache) []byte {
@@ -235,13 +239,17 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	// The margin veto (see changePaper), at full resolution only.
 	if margin != nil && tf != nil && step == 1 {
 		fh := len(margin) / fw
+		vin := int(math.Round(vetoRefMM * fresh.PxPerMM))
 		veto := func(X, Y int) {
 			i := Y*fw + X
 			if margin[i] == 0 {
 				return
 			}
-			y := clampi(Y-off, 0, sz.Y-1)
-			x := clampi(X-off, 0, sz.X-1)
+			// The sheet's pixel vetoRefMM inside its edge: the fresh photo's edge pixels
+			// themselves are blurred with its table, and their min..max interval spans
+			// paper to table, so a table pixel would lie within it.
+			y := clampi(Y-off, vin, sz.Y-1-vin)
+			x := clampi(X-off, vin, sz.X-1-vin)
 			j := y*sz.X + x
 			gi := 3 * ((y/cell)*gw + x/cell)
 			var d float32
