@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 	"golang.org/x/image/font"
@@ -103,6 +104,7 @@ func TestSegDiag(t *testing.T) {
 		var hds []float64
 		right, located := 0, 0
 		var sdx, sdy, sar, sn float64
+		var cutTime time.Duration
 		for _, c := range cases {
 			if oracle {
 				adv := fontAdvances(t, c.truth.Font)
@@ -118,7 +120,9 @@ func TestSegDiag(t *testing.T) {
 			if strings.HasPrefix(vn, "oraclepart") {
 				lets = oraclePartition(c, vn == "oraclepart-overlap")
 			} else {
+				t0 := time.Now()
 				lets, notes, _ = c.im.letterOutlines(c.v, c.truth.Name)
+				cutTime += time.Since(t0)
 			}
 			lay := judge.SkillLayout{Name: c.truth.Name, Letters: lets, Located: len(lets)}
 			s := scoreSkill(lay, c.truth)
@@ -200,7 +204,7 @@ func TestSegDiag(t *testing.T) {
 		q := func(f float64) float64 { return hds[min(len(hds)-1, int(f*float64(len(hds))))] }
 		t.Logf("variant %-12s located %d: letters right %.1f%%; outlines within 1 mm %.1f%%, median %.2f, p90 %.2f, mean %.2f | %s",
 			vn, located, 100*float64(right)/float64(located), 100*float64(within)/float64(len(hds)), q(0.5), q(0.9), mean(hds), strings.Join(fs, " "))
-		t.Logf("  mean centroid offset %.3f, %.3f mm; mean area ratio %.2f", sdx/sn, sdy/sn, sar/sn)
+		t.Logf("  mean centroid offset %.3f, %.3f mm; mean area ratio %.2f; cutting %v for %d skills", sdx/sn, sdy/sn, sar/sn, cutTime, len(cases))
 		restore()
 	}
 }
