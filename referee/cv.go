@@ -125,7 +125,7 @@ func (c *CV) Measure(before, after Sheet, layouts []judge.SkillLayout, t templat
 		if g.TableTakenForPaper {
 			r.Measurement.Refused = fmt.Sprintf("the photo's paper mask shows paper where the sheet before this tear had none (%s), but the photo looks like the table there: its paper mask cannot be trusted", at)
 		} else {
-			r.Measurement.Refused = fmt.Sprintf("the photo shows paper that the sheet before this tear lacked (%s): the photos are out of order or not of the same sheet (paper only shrinks)", at)
+			r.Measurement.Refused = fmt.Sprintf("the photo shows paper that the sheet before this tear lacked (%s), and paper only shrinks: the photos may be out of order or of another sheet, or one of the two paper masks is wrong there", at)
 		}
 	}
 	return cvMeasured{r}, nil

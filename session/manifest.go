@@ -101,6 +101,9 @@ type Error struct {
 	File string
 	Line int // 0 when unknown
 	Msg  string
+	// Sheet: the error is about a player's untorn sheet photo (in Missing: all of that
+	// player's tears are ruled undecided, not one).
+	Sheet bool
 }
 
 func (e *Error) Error() string {
@@ -258,8 +261,12 @@ func (m *Manifest) resolve(mode Mode) error {
 		if p.SheetLine > 0 {
 			line = p.SheetLine
 		}
+		n := len(m.Missing)
 		if err := check(p.Sheet, line, fmt.Sprintf("player %q: sheet", p.Name)); err != nil {
 			return err
+		}
+		if len(m.Missing) > n {
+			m.Missing[n].Sheet = true
 		}
 		for i, t := range p.Tears {
 			if t.Photo == "" {

@@ -152,12 +152,14 @@ func TestLoadChecksFiles(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, m.Missing, 1)
 		assert.Equal(t, filepath.Join(dir, tc.want), m.Missing[0].Error())
+		assert.True(t, m.Missing[0].Sheet, "a missing sheet rules all of the player's tears undecided")
 	}
 	require.NoError(t, os.Remove(filepath.Join(dir, "photos", "ann-1.jpg")))
 	m, err = Load(manifest("default", "photos/ann-0.jpg"), Audit)
 	require.NoError(t, err)
 	require.Len(t, m.Missing, 1)
 	assert.Equal(t, filepath.Join(dir, `session.yaml:8: player "Ann": tear 1: photos/ann-1.jpg: no such file`), m.Missing[0].Error())
+	assert.False(t, m.Missing[0].Sheet)
 
 	tests := []struct{ name, tmpl, sheet, want string }{
 		{"symlink out", "default", "link.jpg", `sheet: link.jpg: leads out of the manifest's folder`},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -306,6 +307,12 @@ func (c *controller) onAnnouncement(a Announcement) {
 		return
 	}
 	ps := c.players[p]
+	if a.Tear.Skill != "" && !slices.ContainsFunc(ps.Skills, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), a.Tear.Skill) }) {
+		// A mistyped skill is refused as it is typed, like a mistyped kind: queued, it would
+		// take the next torn sheet's place and leave the real tear unannounced.
+		c.logf("announcement %s %s ignored: %s has no skill %q (skills: %s); announce the tear again", a.Tear.Kind, a.Tear.Skill, ps.Name, a.Tear.Skill, strings.Join(ps.Skills, ", "))
+		return
+	}
 	ps.anns = append(ps.anns, a.Tear)
 	c.match(p)
 }

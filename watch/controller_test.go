@@ -145,9 +145,13 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		{name: "announced sheet", players: two,
 			steps: []step{{frame: -1, ann: "sheet Bob"}, {frame: 1, player: 1}, {frame: 2, player: 0}},
 			want:  []string{"fresh 1@1", "fresh 0@2"}},
-		{name: "referee failure is an undecided ruling", players: two[:1],
+		{name: "referee failure is an undecided ruling", players: []Player{{Name: "Ann", Skills: []string{"Archery", "Broken"}}},
 			steps: []step{{frame: 1}, {frame: -1, ann: "use Broken"}, {frame: 2}},
 			want:  []string{"fresh 0@1", "tear 0 use Broken@2"}, log: "registration refused"},
+		// A mistyped skill is refused as typed: it does not take the next sheet's place.
+		{name: "unknown skill refused as typed", players: two[:1],
+			steps: []step{{frame: 1}, {frame: -1, ann: "damage Nope"}, {frame: -1, ann: "use archery"}, {frame: 2}},
+			want:  []string{"fresh 0@1", "tear 0 use archery@2"}, log: `announcement damage Nope ignored: Ann has no skill "Nope" (skills: Archery, Cooking)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -88,7 +88,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			return err
 		}
 	}
-	if err := checkDistinctFiles(m, []namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", opts.DB}}); err != nil {
+	annotated := annotatedOutputs(opts.Annotate, m)
+	if err := checkDistinctFiles(m, append([]namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", opts.DB}}, annotated...)); err != nil {
 		return err
 	}
 	if opts.DB != "" {
@@ -113,7 +114,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 	}
 	if opts.DB == "" { // the default database, against the inputs and outputs too
-		if err := checkDistinctFiles(m, []namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", dbPath}}); err != nil {
+		if err := checkDistinctFiles(m, append([]namedPath{{"--json", opts.JSON}, {"--report", opts.Report}, {"--db", dbPath}}, annotated...)); err != nil {
 			return err
 		}
 	}
@@ -147,7 +148,9 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			bar.Add(1)
 		}
 	}
+	ruled := 0
 	ref.OnRuling = func(player string, r judge.TearRuling, reused bool) {
+		ruled++
 		if table != nil {
 			table.ruling(player, r)
 		}
@@ -158,6 +161,12 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	res, err := ref.Audit(ctx, m)
 	if bar != nil {
 		bar.Finish()
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Interrupted (Ctrl-C, SIGTERM): every ruling reported is committed; the documents
+		// are not written, since they would be incomplete.
+		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s); they are kept in %s, and running the same command again resumes from them (no --json, --report or --annotate written)",
+			opts.Manifest, ruled, m.Tears(), dbPath)
 	}
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", opts.Manifest, err)
@@ -197,8 +206,19 @@ func missingPhotos(iostreams *IO, m *session.Manifest) error {
 	for _, e := range m.Missing[:n-1] {
 		fmt.Fprintln(iostreams.ErrOut, "tearcam: "+e.Error())
 	}
+	sheets := 0
+	for _, e := range m.Missing {
+		if e.Sheet {
+			sheets++
+		}
+	}
 	what := "that tear is"
-	if n > 1 {
+	switch {
+	case sheets == n && n == 1:
+		what = "all of that player's tears are"
+	case sheets > 0:
+		what = "those tears, and all tears of a player whose untorn sheet is missing, are"
+	case n > 1:
 		what = "those tears are"
 	}
 	return usageErrorf("%v (%s ruled undecided; every other ruling was written)", m.Missing[n-1], what)
@@ -270,19 +290,59 @@ func writeRulings(iostreams *IO, path string, doc judge.Rulings) error {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// writeAnnotated writes each tear's annotated image as DIR/<player>-<tear>.jpg, and returns a
-// one-line summary that names every tear without an image and why, so that nobody looks for
-// it in DIR.
-func writeAnnotated(dir string, res *referee.Result) (string, error) {
+// annotatedBases is each player's file-name base for the annotated images: the name with
+// anything but letters, digits, '_', '.' and '-' replaced, made unique (case-insensitively).
+func annotatedBases(names []string) []string {
 	used := map[string]bool{}
-	written, tears := 0, 0
-	var missing []string
-	for i, p := range res.Players {
-		base := strings.Trim(unsafeName.ReplaceAllString(p.Name, "_"), "_.")
+	out := make([]string, len(names))
+	for i, n := range names {
+		base := strings.Trim(unsafeName.ReplaceAllString(n, "_"), "_.")
 		if base == "" || used[strings.ToLower(base)] {
 			base = fmt.Sprintf("%s-player%d", base, i+1)
 		}
 		used[strings.ToLower(base)] = true
+		out[i] = base
+	}
+	return out
+}
+
+// annotatedPath is where tear j (0-based) of the player with file-name base goes in dir.
+func annotatedPath(dir, base string, j int) string {
+	return filepath.Join(dir, fmt.Sprintf("%s-%02d.jpg", base, j+1))
+}
+
+// annotatedOutputs are the files --annotate DIR will write for manifest m, for the checks
+// that no output is an input or another output.
+func annotatedOutputs(dir string, m *session.Manifest) []namedPath {
+	if dir == "" {
+		return nil
+	}
+	names := make([]string, len(m.Players))
+	for i, p := range m.Players {
+		names[i] = p.Name
+	}
+	var out []namedPath
+	for i, base := range annotatedBases(names) {
+		for j := range m.Players[i].Tears {
+			out = append(out, namedPath{"--annotate", annotatedPath(dir, base, j)})
+		}
+	}
+	return out
+}
+
+// writeAnnotated writes each tear's annotated image as DIR/<player>-<tear>.jpg, and returns a
+// one-line summary that names every tear without an image and why, so that nobody looks for
+// it in DIR.
+func writeAnnotated(dir string, res *referee.Result) (string, error) {
+	names := make([]string, len(res.Players))
+	for i, p := range res.Players {
+		names[i] = p.Name
+	}
+	bases := annotatedBases(names)
+	written, tears := 0, 0
+	var missing []string
+	for i, p := range res.Players {
+		base := bases[i]
 		for j, t := range p.Tears {
 			tears++
 			if len(t.Annotated) == 0 {
@@ -293,7 +353,7 @@ func writeAnnotated(dir string, res *referee.Result) (string, error) {
 				missing = append(missing, fmt.Sprintf("%s tear %d: no image: %s", p.Name, j+1, noImageReason(r)))
 				continue
 			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%02d.jpg", base, j+1))
+			path := annotatedPath(dir, base, j)
 			if err := os.WriteFile(path, t.Annotated, 0o644); err != nil {
 				return "", fmt.Errorf("annotate: %w", err)
 			}

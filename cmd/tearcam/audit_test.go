@@ -237,6 +237,13 @@ func TestAuditMissingPhoto(t *testing.T) {
 	assert.Equal(t, judge.Undecided, tears[1].Verdict)
 	assert.Contains(t, tears[1].UndecidedReason, "ann-2.jpg")
 	assert.Equal(t, judge.Kind("last_ditch"), tears[3].Kind)
+
+	// A missing untorn sheet: all of that player's tears are undecided, and the line says so.
+	require.NoError(t, os.Remove(filepath.Join(dir, "ann-0.jpg")))
+	code, _, stderr = execute(t, fakeAudit, manifest, "--json", out, "--db", filepath.Join(t.TempDir(), "c.db"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "ann-0.jpg: no such file")
+	assert.Contains(t, stderr, "(those tears, and all tears of a player whose untorn sheet is missing, are ruled undecided; every other ruling was written)")
 }
 
 func TestAuditBadInput(t *testing.T) {
@@ -247,6 +254,9 @@ func TestAuditBadInput(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 		return p
 	}
+	photo, err := os.ReadFile(filepath.Join(dir, "ann-1.jpg"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Ann-01.jpg"), photo, 0o644))
 	tests := []struct {
 		name string
 		args []string
@@ -259,12 +269,16 @@ func TestAuditBadInput(t *testing.T) {
 		{"json folder missing", []string{manifest, "--json", filepath.Join(dir, "no", "r.json")}, "--json"},
 		{"db folder missing", []string{manifest, "--db", filepath.Join(dir, "no", "t.db")}, "--db"},
 		{"report is a folder", []string{manifest, "--report", dir}, "is a folder"},
+		{"json inside a file", []string{manifest, "--json", filepath.Join(dir, "ann-1.jpg", "o.json")}, filepath.Join(dir, "ann-1.jpg") + " is a file, not a folder"},
 		{"report to stdout", []string{manifest, "--report", "-"}, "--report -: the report is a file"},
 		// Outputs that are the audit's own inputs, or each other.
 		{"json over a photo", []string{manifest, "--json", filepath.Join(dir, "ann-1.jpg")}, "is the photo ann-1.jpg, which the audit reads"},
 		{"report over the manifest", []string{manifest, "--report", manifest}, "is the manifest, which the audit reads"},
 		{"json over the database", []string{manifest, "--db", filepath.Join(dir, "a.db"), "--json", filepath.Join(dir, "a.db")}, "--db " + filepath.Join(dir, "a.db") + ": is also the --json file"},
 		{"json and report the same file", []string{manifest, "--json", filepath.Join(dir, "same"), "--report", filepath.Join(dir, "same")}, "is also the --json file"},
+		// --annotate DIR writes DIR/<player>-<tear>.jpg: never over a photo the audit reads.
+		{"annotated image over a photo", []string{write("ann.yaml", "players:\n  - name: Ann\n    skills: [X]\n    sheet: ann-0.jpg\n    tears:\n      - {photo: ann-1.jpg, kind: use, skill: X}\n      - {photo: Ann-01.jpg, kind: use, skill: X}\n"),
+			"--annotate", dir}, "--annotate " + filepath.Join(dir, "Ann-01.jpg") + ": is the photo Ann-01.jpg, which the audit reads"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -305,27 +319,7 @@ func TestAuditKilledMidway(t *testing.T) {
 	}
 	manifest := writeFakeSession(t, 200, 8) // 3 + 8 tears, 0.2 s each
 	dbPath := filepath.Join(t.TempDir(), "kill.db")
-	args, _ := json.Marshal([]string{manifest, "--db", dbPath})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditHelperProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "TEARCAM_AUDIT_HELPER="+string(args))
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-
-	// Read rows until the first ruling is reported, then kill at once.
-	var reported []string
-	sc := bufio.NewScanner(stdout)
-	deadline := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	for sc.Scan() {
-		line := sc.Text()
-		if f := strings.Fields(line); len(f) >= 5 && f[0] != "#" && strings.HasSuffix(f[1], ".jpg") {
-			reported = append(reported, line)
-			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
-			break
-		}
-	}
-	werr := cmd.Wait()
+	reported, werr, _ := auditUntilFirstRuling(t, syscall.SIGKILL, manifest, "--db", dbPath)
 	require.Error(t, werr, "the child was killed")
 	require.NotEmpty(t, reported, "a ruling was reported before the kill")
 
@@ -352,6 +346,56 @@ func TestAuditKilledMidway(t *testing.T) {
 	code, _, stderr := execute(t, fakeAudit, manifest, "--db", dbPath)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "re-used")
+}
+
+// auditUntilFirstRuling audits in a child process, sends it sig as soon as the first ruling
+// is reported on stdout, and returns the rulings reported, the child's exit error and its
+// stderr.
+func auditUntilFirstRuling(t *testing.T, sig syscall.Signal, args ...string) ([]string, error, string) {
+	t.Helper()
+	argv, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TEARCAM_AUDIT_HELPER="+string(argv))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	var reported []string
+	sc := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		line := sc.Text()
+		if f := strings.Fields(line); len(f) >= 5 && f[0] != "#" && strings.HasSuffix(f[1], ".jpg") {
+			reported = append(reported, line)
+			require.NoError(t, cmd.Process.Signal(sig))
+			break
+		}
+	}
+	for sc.Scan() { // drain, so the child is never blocked writing
+	}
+	werr := cmd.Wait()
+	return reported, werr, stderr.String()
+}
+
+// TestAuditInterrupted: Ctrl-C (SIGINT) mid-audit says how many rulings were made, where
+// they are kept and how to resume, in one line, exit 1; no partial documents are written.
+func TestAuditInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	manifest := writeFakeSession(t, 200, 8)
+	dbPath := filepath.Join(t.TempDir(), "int.db")
+	out := filepath.Join(t.TempDir(), "r.json")
+	reported, werr, stderr := auditUntilFirstRuling(t, syscall.SIGINT, manifest, "--db", dbPath, "--json", out)
+	require.NotEmpty(t, reported)
+	var ee *exec.ExitError
+	require.ErrorAs(t, werr, &ee)
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Regexp(t, `^audit .*session.yaml: interrupted after [1-9][0-9]* of 11 tear ruling\(s\); they are kept in .*int.db, and running the same command again resumes from them`, stderr)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	assert.NoFileExists(t, out)
 }
 
 // TestAuditTableMarksUnmeasured: a skill never located on the fresh sheet is counted as left

@@ -158,12 +158,24 @@ func checkOutputFile(flag, path string) error {
 		return usageErrorf("%s %s: %v", flag, path, innerErr(err))
 	}
 	dir := filepath.Dir(target)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("%s %s: folder %s does not exist", flag, path, dir)
+	if err := checkFolder(flag, path, dir); err != nil {
+		return err
 	}
 	if !writable(dir) {
 		// The file is replaced through a new file beside it.
 		return usageErrorf("%s %s: folder %s is not writable", flag, path, dir)
+	}
+	return nil
+}
+
+// checkFolder refuses an output whose folder dir is missing or is not a folder.
+func checkFolder(flag, path, dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usageErrorf("%s %s: folder %s does not exist", flag, path, dir)
+	case !st.IsDir():
+		return usageErrorf("%s %s: %s is a file, not a folder", flag, path, dir)
 	}
 	return nil
 }
@@ -178,8 +190,8 @@ func checkDBFile(flag, path string) error {
 		return usageErrorf("%s %s: the database file is not writable", flag, path)
 	}
 	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("%s %s: folder %s does not exist", flag, path, dir)
+	if err := checkFolder(flag, path, dir); err != nil {
+		return err
 	}
 	if !writable(dir) {
 		return usageErrorf("%s %s: folder %s is not writable (the session database keeps its journal files beside it)", flag, path, dir)
