@@ -41,7 +41,18 @@ type skillTrack struct {
 	// doubtful, per letter: counted as left although the last decided tear passed within
 	// measurement error of its ink (LetterAmbiguous), so whole or cut could not be told.
 	doubtful []bool
+	// weak: ocr/ located the skill on a weak read (Confidence under WeakReadConfidence): its
+	// letters may lie on another word, so no count of it is a measurement.
+	weak       bool
+	confidence float64
 }
+
+// WeakReadConfidence is the location confidence (SkillLayout.Confidence) under which a
+// skill's letters left are never reported as measured: ocr/'s own bar for a confident
+// location (its re-read after tears checks only skills at or above it). A skill placed on the
+// wrong word (a weak read of another word) would otherwise lose letters, or be lost, "for
+// certain" when that word is torn.
+const WeakReadConfidence = 0.6
 
 func (s skillTrack) remaining() int {
 	n := 0
@@ -56,6 +67,9 @@ func (s skillTrack) remaining() int {
 // measured reports whether every letter counted as left was located on the fresh sheet and
 // called whole by the last measurement, so that the count left comes from measurements.
 func (s skillTrack) measured() bool {
+	if s.weak {
+		return false
+	}
 	for i, l := range s.left {
 		if l && (!s.located[i] || (s.doubtful != nil && s.doubtful[i])) {
 			return false
@@ -97,8 +111,9 @@ func NewCharacter(name string, skills []string, layouts []SkillLayout) *Characte
 	c := &Character{name: name, paper: true}
 	for _, s := range skills {
 		n := Letters(s)
-		t := skillTrack{name: s, left: make([]bool, n), located: make([]bool, n)}
 		l := byName[s]
+		t := skillTrack{name: s, left: make([]bool, n), located: make([]bool, n),
+			weak: l.Located > 0 && l.Confidence < WeakReadConfidence, confidence: l.Confidence}
 		for i := range n {
 			t.left[i] = true
 			t.located[i] = i < len(l.Letters) && len(l.Letters[i].Outline) > 0

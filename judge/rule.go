@@ -179,9 +179,13 @@ func (c *Character) applyLetters(d decision) {
 // finish copies the character's state into the ruling.
 func (c *Character) finish(r *TearRuling) {
 	r.Skills = c.Skills()
-	var unlocated, doubtful []string
+	var unlocated, doubtful, weak []string
 	for i, s := range r.Skills {
 		if s.Measured {
+			continue
+		}
+		if c.skills[i].weak {
+			weak = append(weak, fmt.Sprintf("%s %d (%.0f%%)", s.Name, s.Remaining, 100*c.skills[i].confidence))
 			continue
 		}
 		if c.skills[i].measuredIgnoringDoubt() {
@@ -195,6 +199,9 @@ func (c *Character) finish(r *TearRuling) {
 	}
 	if len(doubtful) > 0 {
 		r.Notes = append(r.Notes, "letters left not certain (a letter within measurement error of a tear is counted as left; the GM confirms): "+strings.Join(doubtful, ", "))
+	}
+	if len(weak) > 0 {
+		r.Notes = append(r.Notes, "letters left not certain (the skill was located on the fresh sheet by a weak read, so its letters may lie on another word; the GM confirms where it is written): "+strings.Join(weak, ", "))
 	}
 	r.PaperFitsTemplate = c.paper
 	r.OwedTears = c.owed

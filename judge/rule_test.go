@@ -247,6 +247,16 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "skill name case", tear: use(" hop"), m: meas("ROO", "OOO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(2, 3, true)},
 
+		// A skill located on a weak read (it may be another word): its count, even 0, is never
+		// a measurement; the ruling itself stands.
+		{name: "weak read", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.3
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Axe"), m: meas("RRR", "ROO"),
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(0, 2, true), "Hop"),
+			noteMatch: "located on the fresh sheet by a weak read, so its letters may lie on another word; the GM confirms where it is written): Hop 0 (30%)"},
+
 		// Skills that were not located on the fresh sheet.
 		{name: "other skill never located: carried", char: func() *Character {
 			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Hop")})
@@ -601,8 +611,11 @@ func TestValidateAndCanUse(t *testing.T) {
 
 func TestStandingOf(t *testing.T) {
 	// Before any tear: Hop was located on the fresh sheet, Axe was not (its 3 are not measured).
-	fresh := PlayerRulings{Name: "Ann", Sheet: SheetResult{Skills: []SkillResult{{Name: "Hop", Letters: 3, Located: 3}, {Name: "Axe", Letters: 3}}}}
+	fresh := PlayerRulings{Name: "Ann", Sheet: SheetResult{Skills: []SkillResult{{Name: "Hop", Letters: 3, Located: 3, Confidence: 0.9}, {Name: "Axe", Letters: 3}}}}
 	assert.Equal(t, Standing{Name: "Ann", Skills: notMeasured(left(3, 3, true), "Axe")}, StandingOf(fresh))
+	// A location on a weak read is not a measurement either.
+	fresh.Sheet.Skills[0].Confidence = WeakReadConfidence - 0.01
+	assert.Equal(t, Standing{Name: "Ann", Skills: notMeasured(left(3, 3, true), "Hop", "Axe")}, StandingOf(fresh))
 
 	p := RulePlayer(PlayerInput{Name: "Ann", Layouts: []SkillLayout{layout("Hop"), layout("Axe")}, Tears: []TearInput{
 		{Tear: use("Hop"), Measurement: faux("RRR", "OOO")},

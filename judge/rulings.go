@@ -100,7 +100,7 @@ func StandingOf(p PlayerRulings) Standing {
 	} else {
 		for _, k := range p.Sheet.Skills {
 			s.Skills = append(s.Skills, SkillState{Name: k.Name, Remaining: k.Letters, Available: k.Letters > 0,
-				Measured: k.Located == k.Letters})
+				Measured: k.Located == k.Letters && k.Confidence >= WeakReadConfidence})
 		}
 	}
 	if s.Out {
@@ -178,7 +178,7 @@ func LettersLeft(skills []SkillState) string {
 	}
 	out := strings.Join(parts, ", ")
 	if guessed {
-		out += " (?: not measured: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left)"
+		out += " (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)"
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func TestWrite(t *testing.T) {
 		`<img src="data:image/jpeg;base64,Aw==" alt="tear 1 annotated">`,
 		`Faults: <strong>no full letter, several pieces</strong>`,
 		// A count of letters left that was never measured is marked; a measured one is not.
-		`<tr><td>Dancing</td><td>7? <span class="unmeasured">(not measured: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left)</span></td></tr>`,
+		`<tr><td>Dancing</td><td>7? <span class="unmeasured">(not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)</span></td></tr>`,
 		`<tr><td>Archery</td><td>5</td></tr>`,
 		`Undecided: measurement refused: ann-3.jpg: not a readable image`,
 		`Last ditch effort: the ball hit the GM.`,

@@ -408,5 +408,5 @@ func TestAuditTableMarksUnmeasured(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "letters located: Archery 7/7, Tea Ceremony 0/11\n")
 	assert.Contains(t, stdout, "    1  ann-1.jpg  use         Archery       valid\n"+
-		"       letters left: Archery 6, Tea Ceremony 11? (?: not measured: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left)\n")
+		"       letters left: Archery 6, Tea Ceremony 11? (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)\n")
 }
