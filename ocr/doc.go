@@ -31,14 +31,20 @@
 //     writing first); the search stops once every skill has a good read or after a fixed
 //     number of reads, and says so in the notes of the skills it may have missed. A printed
 //     page photographed as a sheet is then searched in seconds instead of minutes.
-//   - Letters: one per ink mark when the counts agree; else the word is sheared upright and cut
-//     by dynamic programming on the column profile of its core band (the x-height rows, where
-//     joined letters meet) with expected letter widths, word by word when the name's spaces
-//     stand out as the widest gaps; each cut follows the least-ink path between the letters
-//     through the core band. Ink above and below the core band (ascenders, descender loops
-//     reaching back under a neighbour) goes to the letter whose core ink it is joined to along
-//     the stroke. Outlines are convex hulls of each letter's ink, in millimetres in the sheet
-//     frame; notes and confidence say which way.
+//   - Letters: the word is sheared upright and its marks (connected ink, dots and crossbars
+//     attached; marks inside the word that word grouping left out, such as an l written
+//     apart, taken in) are aligned with the name's letters by dynamic programming: a letter
+//     is one mark, several marks, a gap (a letter with no ink found), or a piece of a mark
+//     holding joined letters, cut on the column profile of its core band (the x-height rows,
+//     where joined letters meet) near the expected letter widths, where the ink is thin and
+//     the next letter's body starts (a joining stroke belongs to the letter it leaves).
+//     Tesseract's symbols place the letters they were read as (edit-distance alignment of the
+//     read with the name) and the dots place the i's and j's, both as soft priors. Each cut
+//     follows the least-ink path between the letters through the core band, words cut apart
+//     at the name's spaces when those stand out. Ink above and below the core band
+//     (ascenders, descender loops reaching back under a neighbour) goes, piece by piece, to
+//     the letter whose core ink it touches most. Outlines are convex hulls of each letter's
+//     ink, in millimetres in the sheet frame; notes and confidence say which way.
 //
 // A Locator owns one Tesseract client per worker goroutine. Set OMP_THREAD_LIMIT=1 for the
 // process: the package parallelises across words instead.
