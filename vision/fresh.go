@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -33,6 +34,7 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	r, err := pickSheet(loc)
+	grabCut := false
 	if errors.Is(err, ErrNoSheet) {
 		// A bright patch of table (a lamp's hot spot) touching the sheet through gaps in
 		// its edge shadow makes one blob that is no quadrilateral: cut the thin necks. (A
@@ -48,6 +50,7 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		if r2, err2 := pickSheet(gc); err2 == nil {
 			loc, r, err = gc, r2, nil
 			loc.fg = nil
+			grabCut = true
 		}
 	}
 	if err != nil {
@@ -58,6 +61,11 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		q[i] = loc.toPhoto(r.quad[i])
 	}
 	q = refineQuad(bgr, q, math.Max(4, 2/loc.scale))
+	if grabCut && minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), q) < minGrabCutStep {
+		// GrabCut's blob ended inside the sheet (a shaded part of a pale sheet on a pale
+		// table given to the table): that side has the same colour on both sides of it.
+		return nil, ErrNoSheet
+	}
 	q = orientQuad(q, paper)
 	// The sheet's shape must be the paper's (the paper size fixes the millimetre scale, so a
 	// wrong size would give wrong areas and fits): the ratio of its sides undone from the
@@ -76,6 +84,54 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	s.Mask = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), sz.Y, sz.X, gocv.MatTypeCV8UC1)
 	freshOutline(s, bgr, loc)
 	return s, nil
+}
+
+// minGrabCutStep: each side of a sheet found by GrabCut must show at least this median
+// colour step (|dB|+|dG|+|dR| between 5 px outside and 5 px inside). On the synthetic sets
+// a true side's is at least 51; a side GrabCut drew across the paper (seed 2 case-015
+// hana-0.jpg, a third of the sheet given to the table) has 3.
+const minGrabCutStep = 15
+
+// minSideStep is the smallest, over the sides of q (photo px), of the median colour step
+// across the side: |dB|+|dG|+|dR| between the pixels 5 px outside and 5 px inside, at 39
+// points along its middle 80%. A side whose outside point leaves the photo is skipped (a
+// large value).
+func minSideStep(bgr []byte, w, h int, q [4]pt) float64 {
+	c := pt{(q[0].X + q[1].X + q[2].X + q[3].X) / 4, (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
+	mn := math.Inf(1)
+	for s := 0; s < 4; s++ {
+		a, b := q[s], q[(s+1)%4]
+		dx, dy := b.X-a.X, b.Y-a.Y
+		l := math.Hypot(dx, dy)
+		if l < 1 || len(bgr) < 3*w*h {
+			continue
+		}
+		nx, ny := -dy/l, dx/l
+		if ((a.X+b.X)/2-c.X)*nx+((a.Y+b.Y)/2-c.Y)*ny < 0 {
+			nx, ny = -nx, -ny
+		}
+		var ds []float64
+		for k := 1; k < 40; k++ {
+			f := 0.1 + 0.8*float64(k)/40
+			p := pt{a.X + f*dx, a.Y + f*dy}
+			o, i := pt{p.X + 5*nx, p.Y + 5*ny}, pt{p.X - 5*nx, p.Y - 5*ny}
+			if o.X < 0 || o.Y < 0 || o.X >= float64(w) || o.Y >= float64(h) || i.X < 0 || i.Y < 0 || i.X >= float64(w) || i.Y >= float64(h) {
+				continue
+			}
+			oi, ii := 3*(int(o.Y)*w+int(o.X)), 3*(int(i.Y)*w+int(i.X))
+			d := 0.0
+			for ch := 0; ch < 3; ch++ {
+				d += math.Abs(float64(bgr[oi+ch]) - float64(bgr[ii+ch]))
+			}
+			ds = append(ds, d)
+		}
+		if len(ds) < 10 {
+			continue
+		}
+		sort.Float64s(ds)
+		mn = math.Min(mn, ds[len(ds)/2])
+	}
+	return mn
 }
 
 // splitOpenings are the opening diameters (work px, at workLong) splitSheet tries.
