@@ -139,11 +139,13 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// make two pieces, nor does an opening that cuts a piece's narrow neck inside the sheet.
 	// But a strip of missing paper thinner than the sliver width along the before-sheet's
 	// outer edge (the frame's edge or an earlier tear's: within SliverMM of it, gone in the
-	// opening) is what misregistration leaves all along that edge: it joins nothing, or two
-	// pieces far apart along the same edge would be measured as one (edgeStripJoins makes a
-	// doubt of a strip deeper than the registration explains).
+	// opening) is what misregistration leaves all along that edge: farther than EdgeNeckMM
+	// from the opened removed paper it joins nothing, or two pieces far apart along the same
+	// edge would be measured as one (edgeStripJoins makes a doubt of such a strip deeper
+	// than the registration explains). A short one is a piece's neck where its tear line
+	// passes close to the edge (edgeNeck).
 	conn := make([]byte, w*h)
-	var strip []int // raw pixels left out of the connectivity
+	var cand []int // raw pixels of thin strips along the outer edge
 	for i, v := range raw {
 		if v == 0 {
 			continue
@@ -151,9 +153,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		if ob[i] != 0 || nearEdgeSliver[i] == 0 {
 			conn[i] = 255
 		} else {
-			strip = append(strip, i)
+			cand = append(cand, i)
 		}
 	}
+	strip := edgeNeck(cand, conn, ob, w, h, int(math.Round(EdgeNeckMM*ppm))) // left out
 	rawM := newMask(w, h, conn)
 	defer rawM.Close()
 	morph(&rawM, 0, d)
@@ -355,6 +358,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
 	}
+	if parts := paperParts(bm, am, removed, img, w, h, ppm); parts != "" {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+			Text: "the paper left is in several parts (" + parts + ") and the photo shows the smaller ones like the table seen where paper was removed: the paper mask may have taken the table for paper there"})
+	}
 	if len(same) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
 			Text: fmt.Sprintf("removed piece (%s) looks the same in the photo before this tear as in this one, not like paper: the photo before may have had no paper there (its paper mask taking the table for paper)", strings.Join(same, "; "))})
@@ -375,6 +382,195 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
 	return res, nil
+}
+
+// paperPartsOpenMM is the width of the strips of paper that join nothing in paperParts: the
+// 2 mm band along the sheet's edge where Register's mask takes paper from either test, and a
+// pixel.
+const paperPartsOpenMM = 2.5
+
+// paperParts describes the parts of the paper left (on both masks bm and am, w x h) apart
+// from the largest that are at least RegrownMinMM2 and that the after photo (img: BGR
+// bytes) shows like the table seen through the removed paper (removed) nearby, not like the
+// paper of the largest part nearby; "" when there is none. A torn sheet stays in one piece
+// unless a tear splits it; a part cut off from the rest that looks like the table is the
+// mask taking the table for paper (seen on an independent synthetic set, seed 4: a strip of
+// table beside a torn-off side, joined to the sheet only through the mask's 2 mm band along
+// the frame's edge).
+func paperParts(bm, am, removed, img []byte, w, h int, ppm float64) string {
+	if len(img) != 3*w*h {
+		return ""
+	}
+	both := make([]byte, w*h)
+	for i := range both {
+		if bm[i] != 0 && am[i] != 0 {
+			both[i] = 255
+		}
+	}
+	// At half resolution (the parts that matter are 100 mm² and more), opened by
+	// paperPartsOpenMM (padded with non-paper, as in Measure): strips of "paper" along the
+	// frame's edge (Register's mask calls its 2 mm band paper by either test, so on a pale
+	// table the table there) or a tear join nothing.
+	src := newMask(w, h, both)
+	defer src.Close()
+	hw, hh := (w+1)/2, (h+1)/2
+	half := gocv.NewMat()
+	defer half.Close()
+	gocv.Resize(src, &half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	gocv.Threshold(half, &half, 127, 255, gocv.ThresholdBinary)
+	d := int(math.Round(paperPartsOpenMM*ppm/2)) | 1
+	m := gocv.NewMat()
+	defer m.Close()
+	gocv.CopyMakeBorder(half, &m, d, d, d, d, gocv.BorderConstant, colorBlack)
+	morph(&m, d, 0)
+	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer cents.Close()
+	n := gocv.ConnectedComponentsWithStats(m, &labels, &stats, &cents)
+	if n <= 2 {
+		return ""
+	}
+	area := func(i int) int { return 4 * int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) } // full-resolution px
+	best := 1
+	for i := 2; i < n; i++ {
+		if area(i) > area(best) {
+			best = i
+		}
+	}
+	lb := int32s(labels)
+	pw := hw + 2*d
+	label := func(x, y int) int32 { return lb[(y/2+d)*pw+x/2+d] }
+	var parts []string
+	for i := 1; i < n; i++ {
+		a := float64(area(i)) / (ppm * ppm)
+		if i == best || a < RegrownMinMM2 {
+			continue
+		}
+		// The part, the removed paper (table) and the largest part's paper (paper) within
+		// 8 mm of the part's box (or farther, up to 32 mm, while too few), in the after photo.
+		x0, y0 := 2*(int(stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)))-d), 2*(int(stats.GetIntAt(i, int(gocv.CC_STAT_TOP)))-d)
+		box := image.Rect(x0, y0, x0+2*int(stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH))), y0+2*int(stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))))
+		var hp, ht, hm [3][256]int
+		np, nt, nm := 0, 0, 0
+		minPx := int(MinPieceMM2 * ppm * ppm)
+		for _, g := range []float64{8, 16, 32} {
+			hp, ht, hm = [3][256]int{}, [3][256]int{}, [3][256]int{}
+			np, nt, nm = 0, 0, 0
+			r := box.Inset(-int(g * ppm)).Intersect(image.Rect(0, 0, w, h))
+			for y := r.Min.Y; y < r.Max.Y; y++ {
+				for x := r.Min.X; x < r.Max.X; x++ {
+					j := y*w + x
+					var hist *[3][256]int
+					switch l := label(x, y); {
+					case l == int32(i):
+						hist = &hp
+						np++
+					case l == int32(best):
+						hist = &hm
+						nm++
+					case removed[j] != 0:
+						hist = &ht
+						nt++
+					default:
+						continue
+					}
+					for c := 0; c < 3; c++ {
+						hist[c][img[3*j+c]]++
+					}
+				}
+			}
+			if nm >= minPx && nt >= minPx {
+				break
+			}
+		}
+		if np < minPx || nt < minPx || nm < minPx {
+			continue // nothing to compare with: the masks stand
+		}
+		var P, T, M [3]float64
+		for c := 0; c < 3; c++ {
+			P[c], T[c], M[c] = histMedian(&hp[c], np), histMedian(&ht[c], nt), histMedian(&hm[c], nm)
+		}
+		dist := func(u, v [3]float64) float64 {
+			return math.Sqrt((u[0]-v[0])*(u[0]-v[0]) + (u[1]-v[1])*(u[1]-v[1]) + (u[2]-v[2])*(u[2]-v[2]))
+		}
+		if dist(M, T) < contactMinSep || dist(P, T) >= sameLookFrac*dist(P, M) {
+			continue // paper and table alike, or the part looks like paper
+		}
+		parts = append(parts, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", a, 2*(cents.GetDoubleAt(i, 0)-float64(d)+0.5)/ppm, 2*(cents.GetDoubleAt(i, 1)-float64(d)+0.5)/ppm))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f mm² and %s", float64(area(best))/(ppm*ppm), strings.Join(parts, ", "))
+}
+
+// EdgeNeckMM: a strip of missing paper thinner than SliverMM along the before-sheet's outer
+// edge joins removed paper only within this distance of it (measured along the strip), so a
+// neck up to twice as long joins the two parts of a piece whose tear line passes close to
+// the edge (seen on an independent synthetic set, seed 4: a 0.5 mm neck 2.5 mm long along
+// an earlier tear's edge), while the slop strips that misregistration leaves along a whole
+// side do not join pieces farther apart.
+const EdgeNeckMM = 5.0
+
+// edgeNeck adds to conn the pixels of cand (raw removed pixels in thin strips along the
+// outer edge) within reach px, stepping through cand pixels (8-neighbours), of an opened
+// removed pixel (ob), and returns the rest of cand: the strip pixels left out of the
+// connectivity.
+func edgeNeck(cand []int, conn, ob []byte, w, h, reach int) []int {
+	if len(cand) == 0 {
+		return nil
+	}
+	dist := make(map[int]int, len(cand))
+	for _, i := range cand {
+		dist[i] = -1
+	}
+	var q []int
+	for _, i := range cand {
+		x, y := i%w, i/w
+	seed:
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				xx, yy := x+dx, y+dy
+				if xx >= 0 && yy >= 0 && xx < w && yy < h && ob[yy*w+xx] != 0 {
+					dist[i] = 0
+					q = append(q, i)
+					break seed
+				}
+			}
+		}
+	}
+	for len(q) > 0 {
+		i := q[0]
+		q = q[1:]
+		d := dist[i]
+		if d >= reach {
+			continue
+		}
+		x, y := i%w, i/w
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				xx, yy := x+dx, y+dy
+				if xx < 0 || yy < 0 || xx >= w || yy >= h {
+					continue
+				}
+				j := yy*w + xx
+				if dj, ok := dist[j]; ok && dj < 0 {
+					dist[j] = d + 1
+					q = append(q, j)
+				}
+			}
+		}
+	}
+	var rest []int
+	for _, i := range cand {
+		if dist[i] >= 0 {
+			conn[i] = 255
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return rest
 }
 
 // SliverStepMM is the mask's step (a pixel at 4 px/mm) allowed beyond the registration
