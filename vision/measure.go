@@ -419,15 +419,9 @@ func paperParts(bm, am, removed, img []byte, w, h int, ppm float64) string {
 	gocv.Resize(src, &half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
 	gocv.Threshold(half, &half, 127, 255, gocv.ThresholdBinary)
 	d := int(math.Round(paperPartsOpenMM*ppm/2)) | 1
-	m := gocv.NewMat()
-	defer m.Close()
-	gocv.CopyMakeBorder(half, &m, d, d, d, d, gocv.BorderConstant, colorBlack)
-	morph(&m, d, 0)
-	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
-	defer labels.Close()
-	defer stats.Close()
-	defer cents.Close()
-	n := gocv.ConnectedComponentsWithStats(m, &labels, &stats, &cents)
+	pp := openedParts(half, d)
+	defer pp.Close()
+	labels, stats, cents, n := pp.labels, pp.stats, pp.cents, pp.n
 	if n <= 2 {
 		return ""
 	}

@@ -59,21 +59,12 @@ func RegrownDetail(before, after *SheetImage) (RegrownPatch, error) {
 	defer diff.Close()
 	gocv.BitwiseNot(before.Mask, &diff)
 	gocv.BitwiseAnd(diff, after.Mask, &diff)
-	// Pad with non-paper before opening: OpenCV erodes as if the image went on past its
-	// border, which would keep strips along the frame's edge (as in Measure).
 	d := max(2, int(SliverMM*ppm+0.5))
-	padded := gocv.NewMat()
-	defer padded.Close()
-	gocv.CopyMakeBorder(diff, &padded, d, d, d, d, gocv.BorderConstant, colorBlack)
-	morph(&padded, d, 0)
-	labels, stats, cents := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
-	defer labels.Close()
-	defer stats.Close()
-	defer cents.Close()
-	n := gocv.ConnectedComponentsWithStats(padded, &labels, &stats, &cents)
+	pp := openedParts(diff, d)
+	defer pp.Close()
 	best, bl := 0, 0
-	for i := 1; i < n; i++ {
-		if a := int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))); a > best {
+	for i := 1; i < pp.n; i++ {
+		if a := int(pp.stats.GetIntAt(i, int(gocv.CC_STAT_AREA))); a > best {
 			best, bl = a, i
 		}
 	}
@@ -82,9 +73,36 @@ func RegrownDetail(before, after *SheetImage) (RegrownPatch, error) {
 		return rp, nil
 	}
 	rp.AreaMM2 = a
-	rp.CentreMM = [2]float64{(cents.GetDoubleAt(bl, 0) - float64(d) + 0.5) / ppm, (cents.GetDoubleAt(bl, 1) - float64(d) + 0.5) / ppm}
-	rp.TableTakenForPaper = tableTakenForPaper(before, after, labels, int32(bl), d)
+	rp.CentreMM = [2]float64{(pp.cents.GetDoubleAt(bl, 0) - float64(d) + 0.5) / ppm, (pp.cents.GetDoubleAt(bl, 1) - float64(d) + 0.5) / ppm}
+	rp.TableTakenForPaper = tableTakenForPaper(before, after, pp.labels, int32(bl), d)
 	return rp, nil
+}
+
+// openedParts is a mask's connected parts after an opening by a disk of d px, the mask first
+// padded with d px of non-paper: OpenCV erodes as if the image went on past its border, which
+// would keep strips along the frame's edge (as in Measure). labels (CV_32S), stats and cents
+// are in the padded frame (offset d px); n counts the background label 0. The caller closes
+// it (Close).
+type maskParts struct {
+	labels, stats, cents gocv.Mat
+	n                    int
+}
+
+func openedParts(mask gocv.Mat, d int) maskParts {
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(mask, &padded, d, d, d, d, gocv.BorderConstant, colorBlack)
+	morph(&padded, d, 0)
+	p := maskParts{labels: gocv.NewMat(), stats: gocv.NewMat(), cents: gocv.NewMat()}
+	p.n = gocv.ConnectedComponentsWithStats(padded, &p.labels, &p.stats, &p.cents)
+	return p
+}
+
+// Close releases the parts' Mats.
+func (p maskParts) Close() {
+	p.labels.Close()
+	p.stats.Close()
+	p.cents.Close()
 }
 
 // tableTakenForPaper reports whether the patch (label bl of the padded labels, pad d) looks
