@@ -228,7 +228,12 @@ func (s *scores) report(tb testing.TB) {
 	for c := range s.causes {
 		causes = append(causes, c)
 	}
-	sort.Slice(causes, func(i, j int) bool { return s.causes[causes[i]] > s.causes[causes[j]] })
+	sort.Slice(causes, func(i, j int) bool {
+		if s.causes[causes[i]] != s.causes[causes[j]] {
+			return s.causes[causes[i]] > s.causes[causes[j]]
+		}
+		return causes[i] < causes[j] // the log reads the same run after run
+	})
 	for _, c := range causes {
 		tb.Logf("undecided because %s: %d", c, s.causes[c])
 	}
