@@ -65,6 +65,8 @@ func TestRegisterSeedDump(t *testing.T) {
 	}
 }
 
+// registerAllDirs is registerAllSynth over the synthetic sets in dirs (with regseed's debug
+// dumps when VISION_REGSEED_DEBUG or VISION_REGSEED_OUT ask for them).
 func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 	keepRefused = true
 	defer func() { keepRefused = false }()
