@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -294,21 +295,27 @@ func TestAuditBadInput(t *testing.T) {
 // TestAuditHelperProcess is not a test: TestAuditKilledMidway runs the test binary with
 // TEARCAM_AUDIT_HELPER set to audit in a child process it can kill.
 func TestAuditHelperProcess(t *testing.T) {
-	args := os.Getenv("TEARCAM_AUDIT_HELPER")
+	auditChild(t, "TEARCAM_AUDIT_HELPER", os.Stdout, "")
+}
+
+// auditChild audits, in a child process the test binary was started as, with the arguments
+// (JSON) in the environment variable env, then exits with the audit's status; it skips when
+// env is not set (the test binary run normally). Errors go to stderr after prefix.
+func auditChild(t *testing.T, env string, out io.Writer, prefix string) {
+	args := os.Getenv(env)
 	if args == "" {
-		t.Skip("helper process for TestAuditKilledMidway")
+		t.Skip("helper process: " + env + " not set")
 	}
 	var argv []string
 	if err := json.Unmarshal([]byte(args), &argv); err != nil {
 		os.Exit(3)
 	}
-	iostreams := &IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	cmd := fakeAudit(iostreams)
+	cmd := fakeAudit(&IO{In: os.Stdin, Out: out, ErrOut: os.Stderr})
 	cmd.SetArgs(argv)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err := cmd.Execute()
 	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
+		os.Stderr.WriteString(prefix + oneLine(err.Error()) + "\n")
 	}
 	os.Exit(ExitCode(err))
 }

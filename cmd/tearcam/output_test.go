@@ -130,23 +130,7 @@ func checkOutput(t *testing.T, flag string, b []byte) {
 // TEARCAM_OUTPUT_HELPER set (the arguments, as JSON) to audit in a child process, as another
 // user when the tests run as root (root writes read-only folders).
 func TestOutputHelperProcess(t *testing.T) {
-	args := os.Getenv("TEARCAM_OUTPUT_HELPER")
-	if args == "" {
-		t.Skip("helper process for TestAuditReadOnlyFolders")
-	}
-	var argv []string
-	if err := json.Unmarshal([]byte(args), &argv); err != nil {
-		os.Exit(3)
-	}
-	iostreams := &IO{In: os.Stdin, Out: io.Discard, ErrOut: os.Stderr}
-	cmd := fakeAudit(iostreams)
-	cmd.SetArgs(argv)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	if err != nil {
-		os.Stderr.WriteString("tearcam: " + oneLine(err.Error()) + "\n")
-	}
-	os.Exit(ExitCode(err))
+	auditChild(t, "TEARCAM_OUTPUT_HELPER", io.Discard, "tearcam: ")
 }
 
 // sharedTempDir is a temporary folder every user may enter (t.TempDir's parent is private to
