@@ -180,6 +180,9 @@ func (c *Character) CanUse(skill string) error {
 	if !ok {
 		return fmt.Errorf("%s has no skill %q: %w", c.name, skill, ErrUnknownSkill)
 	}
+	if c.skills[i].remaining() == 0 && c.skills[i].weak {
+		return fmt.Errorf("%s may have lost %s: no letter is left where a weak read (%.0f%%) located it on the fresh sheet; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
+	}
 	if c.skills[i].remaining() == 0 {
 		return fmt.Errorf("%s has lost %s (no full letter left): %w", c.name, c.skills[i].name, ErrSkillLost)
 	}
@@ -209,6 +212,10 @@ func (c *Character) Validate(t Tear) error {
 	i, ok := c.skill(t.Skill)
 	if !ok {
 		return fmt.Errorf("%s has no skill %q: %w", c.name, t.Skill, ErrUnknownSkill)
+	}
+	if c.skills[i].remaining() == 0 && c.skills[i].weak {
+		// Not a certain loss: the letters counted gone are where a weak read put the skill.
+		return fmt.Errorf("%s may have lost %s: no letter is left where a weak read (%.0f%%) located it on the fresh sheet, which may be another word; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}
 	if c.skills[i].remaining() == 0 {
 		if t.Kind != KindUse {

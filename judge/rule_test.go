@@ -256,6 +256,17 @@ func TestRuleOneTear(t *testing.T) {
 		}, tear: use("Axe"), m: meas("RRR", "ROO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(0, 2, true), "Hop"),
 			noteMatch: "located on the fresh sheet by a weak read, so its letters may lie on another word; the GM confirms where it is written): Hop 0 (30%)"},
+		// A weak read's count of 0 is no certain loss: the tear is not allowed, undecided,
+		// and the reason says the loss itself is in doubt.
+		{name: "weak read at 0: lost in doubt", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.3
+			c := NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+			c.Rule(0, use("Axe"), meas("RRR", "ROO"))
+			return c
+		}, tear: use("Hop"), m: meas("GGG", "OOO"),
+			verdict: Undecided, faults: []Fault{}, skills: notMeasured(left(0, 2, true), "Hop"),
+			reason: "tear not allowed: Ann may have lost Hop: no letter is left where a weak read (30%) located it"},
 
 		// Skills that were not located on the fresh sheet.
 		{name: "other skill never located: carried", char: func() *Character {
