@@ -25,6 +25,7 @@ type CV struct {
 var (
 	_ Eye    = (*CV)(nil)
 	_ Reader = (*CV)(nil)
+	_ Filler = (*CV)(nil)
 )
 
 // NewCV starts the OCR with workers Tesseract clients (one per core is right; each runs
@@ -129,6 +130,25 @@ func (c *CV) Measure(before, after Sheet, layouts []judge.SkillLayout, t templat
 		}
 	}
 	return cvMeasured{r}, nil
+}
+
+// Partial implements Filler with vision.SheetImage.Partial.
+func (c *CV) Partial(s Sheet) bool {
+	v, err := sheetOf(s)
+	return err == nil && v.Partial()
+}
+
+// FillFrom implements Filler with vision.SheetImage.FillFrom.
+func (c *CV) FillFrom(s, later Sheet) float64 {
+	v, err := sheetOf(s)
+	if err != nil {
+		return 0
+	}
+	l, err := sheetOf(later)
+	if err != nil {
+		return 0
+	}
+	return v.FillFrom(l)
 }
 
 // Annotate implements Eye with vision.Annotate, encoded as JPEG.

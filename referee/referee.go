@@ -47,6 +47,17 @@ type Eye interface {
 	Thumbnail(image []byte, maxSide int) ([]byte, error)
 }
 
+// Filler is implemented by an Eye whose registered sheets can be partial: a photo that cut the
+// sheet off leaves part of the sheet frame unknown. The referee then fills that part from the
+// next tear's photo before measuring (paper only shrinks: paper a later photo shows was there).
+type Filler interface {
+	// Partial reports whether part of s's paper is unknown.
+	Partial(s Sheet) bool
+	// FillFrom fills s's unknown part where later (a later photo of the same sheet, registered
+	// into the same frame) shows paper, and returns the area filled in mm².
+	FillFrom(s, later Sheet) float64
+}
+
 // Word is a word found on a sheet whose skills were not declared (discovery mode).
 type Word struct {
 	Text       string  `json:"text"`
@@ -296,8 +307,41 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			}
 		}
 		var measured Measured
+		// The next tear's photo, for a photo that cut the sheet off (Filler); its ruling is
+		// stored under a key that names that photo too.
+		var nextData []byte
+		var nextSHA string
+		nextRead := false
+		next := func() []byte {
+			if !nextRead && k+1 < len(p.Tears) && p.Tears[k+1].Photo != "" && p.Tears[k+1].Kind != judge.KindLastDitch {
+				if d, sha, err := pa.readPhoto(p.Tears[k+1].Photo); err == nil {
+					nextData, nextSHA = d, sha
+				}
+			}
+			nextRead = true
+			return nextData
+		}
+		// The key of a ruling on a partial sheet names the photo that filled it, or its absence.
+		partialKey := func() string {
+			if next() == nil {
+				return hashKey(key, "partial, no next photo")
+			}
+			return hashKey(key, "partial, filled from the next photo", nextSHA)
+		}
+		partial := false
+		if pa.DB != nil && !reused {
+			if _, ok := pa.Eye.(Filler); ok {
+				if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, partialKey()); err == nil {
+					if m, err := decodeMeasurement(sr.Measurement); err == nil {
+						meas, annotated, reused, partial = m, sr.Annotated, true, true
+					}
+				} else if !errors.Is(err, store.ErrNotFound) {
+					return out, err
+				}
+			}
+		}
 		if !reused {
-			meas, after, measured = pa.measure(t, data, readErr, before, wasOut)
+			meas, after, measured, partial = pa.measure(t, data, readErr, before, wasOut, next)
 			if meas.Refused == "" && measured != nil && len(skipped) > 0 {
 				// Structured: what this tear removed is in doubt, but the letters left after it
 				// are measured (judge applies them; a letter torn off is gone either way).
@@ -323,7 +367,11 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			if err != nil {
 				return out, err
 			}
-			if _, err := pa.DB.SaveRuling(ctx, store.Ruling{PlayerID: pa.playerID, Index: index, Key: key,
+			saveKey := key
+			if partial {
+				saveKey = partialKey()
+			}
+			if _, err := pa.DB.SaveRuling(ctx, store.Ruling{PlayerID: pa.playerID, Index: index, Key: saveKey,
 				Photo: store.Photo{SHA256: sha, Path: t.Photo}, Ruling: ruling, Measurement: mj, RunID: pa.runID,
 				Annotated: annotated}); err != nil {
 				if after != nil {
@@ -338,6 +386,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if t.Photo != "" && !wasOut && meas.Refused == "" {
 			next := &goodSheet{data: data, sheet: after}
+			if partial {
+				next.next = nextData
+			}
 			if after == nil {
 				// Re-used: rebuilt from the chain, only if a later tear needs it.
 				next.prev = good
@@ -376,6 +427,7 @@ type goodSheet struct {
 	data  []byte
 	sheet Sheet
 	prev  *goodSheet // the sheet this one's tear was measured against (nil: the fresh sheet), while sheet is nil
+	next  []byte     // the next tear's photo, when this photo cut the sheet off (Filler): it fills the unknown part
 }
 
 // close closes g's sheet and those of the chain it still holds. It is safe on nil.
@@ -416,6 +468,9 @@ func (pa *playerAudit) rebuild(g *goodSheet) (Sheet, error) {
 			return nil, err
 		}
 	}
+	if g.next != nil {
+		pa.fillFrom(fresh, a, g.next)
+	}
 	res, err := pa.Eye.Measure(b, a, pa.layouts, pa.m.Template)
 	if err != nil {
 		a.Close()
@@ -427,16 +482,34 @@ func (pa *playerAudit) rebuild(g *goodSheet) (Sheet, error) {
 	return a, nil
 }
 
+// fillFrom fills the unknown part of a, a photo that cut the sheet off, from the photo
+// next (registered to fresh), when the Eye is a Filler and a is partial. It returns the area
+// filled in mm², or -1 when nothing was tried or next could not be registered.
+func (pa *playerAudit) fillFrom(fresh, a Sheet, next []byte) float64 {
+	f, ok := pa.Eye.(Filler)
+	if !ok || next == nil || !f.Partial(a) {
+		return -1
+	}
+	later, err := pa.Eye.Register(fresh, next)
+	if err != nil {
+		return -1
+	}
+	defer later.Close()
+	return f.FillFrom(a, later)
+}
+
 // measure registers and measures one tear's photo. It never fails: a problem becomes the
 // measurement's Refused reason, naming the file. It returns the registered sheet and the
-// measurement for annotation (both nil when refused); the caller closes them.
-func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, before func() (Sheet, error), out bool) (judge.Measurement, Sheet, Measured) {
-	refuse := func(format string, a ...any) (judge.Measurement, Sheet, Measured) {
-		return judge.Measurement{Refused: oneLine(fmt.Sprintf(format, a...))}, nil, nil
+// measurement for annotation (both nil when refused); the caller closes them. A photo that
+// cut the sheet off (partial) is filled from the next tear's photo (next returns nil when
+// there is none) where that shows paper.
+func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, before func() (Sheet, error), out bool, next func() []byte) (m judge.Measurement, after Sheet, res Measured, partial bool) {
+	refuse := func(format string, a ...any) (judge.Measurement, Sheet, Measured, bool) {
+		return judge.Measurement{Refused: oneLine(fmt.Sprintf(format, a...))}, nil, nil, false
 	}
 	switch {
 	case t.Kind == judge.KindLastDitch || out:
-		return judge.Measurement{}, nil, nil
+		return judge.Measurement{}, nil, nil, false
 	case readErr != nil:
 		return refuse("%v", readErr)
 	case len(pa.p.Skills) == 0:
@@ -446,7 +519,7 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 	if err != nil {
 		return refuse("the untorn sheet could not be read: %v", err)
 	}
-	after, err := pa.Eye.Register(fresh, data)
+	after, err = pa.Eye.Register(fresh, data)
 	var fallback string
 	if err != nil {
 		// A sheet that lost much of its paper may no longer match the fresh sheet well
@@ -466,20 +539,30 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 		after.Close()
 		return refuse("%s: the sheet before this tear could not be registered again: %v", t.Photo, err)
 	}
-	res, err := pa.Eye.Measure(b, after, pa.layouts, pa.m.Template)
+	filled := -1.0
+	if f, ok := pa.Eye.(Filler); ok && f.Partial(after) {
+		partial = true
+		if nd := next(); nd != nil {
+			filled = pa.fillFrom(fresh, after, nd)
+		}
+	}
+	res, err = pa.Eye.Measure(b, after, pa.layouts, pa.m.Template)
 	if err != nil {
 		after.Close()
 		return refuse("%s: %v", t.Photo, err)
 	}
-	m := res.Measurement()
+	m = res.Measurement()
 	if fallback != "" {
 		m.Notes = append(m.Notes, fallback)
+	}
+	if filled >= 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("the photo cuts the sheet off: %.0f mm² of what it does not show was filled from the next tear's photo (paper only shrinks)", filled))
 	}
 	if m.Refused != "" {
 		m.Refused = oneLine(t.Photo + ": " + m.Refused)
 		res.Close()
 		after.Close()
-		return m, nil, nil
+		return m, nil, nil, partial
 	}
 	notes, err := pa.Reader.Reread(after, pa.layouts, m.Letters)
 	if err != nil {
@@ -492,7 +575,7 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 			m.Notes = append(m.Notes, "ocr re-read: "+n)
 		}
 	}
-	return m, after, res
+	return m, after, res, partial
 }
 
 // sheet returns the fresh sheet's layout: from the database when its inputs are unchanged,

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"tearcam/internal/synth"
@@ -415,6 +416,53 @@ func TestRealResumeIsByteIdentical(t *testing.T) {
 	db := storetest.MustOpenDB(t)
 	audit(&partial, db)
 	require.Equal(t, string(want), string(audit(m, db)))
+}
+
+// TestRealResumeCutOff audits case-003, whose tear 3 photo cuts the sheet off: filled from tear
+// 4's photo, tear 3 stays undecided (paper lost outside its view before tear 4 may be either
+// tear's) and tear 4 is ruled as the truth says. A resume from a database that holds tears 1-3
+// only (tear 3 measured with no next photo) must give the same JSON as a fresh audit.
+func TestRealResumeCutOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real pipeline three times")
+	}
+	dir := filepath.Join(synthDir(t), "case-003")
+	m, err := session.Load(filepath.Join(dir, "session.yaml"), session.Audit)
+	if err != nil {
+		t.Skip("no case-003 in this set")
+	}
+	truth, err := synth.LoadTruth(dir)
+	require.NoError(t, err)
+	require.True(t, truth.Players[0].Tears[2].Photo.CutOff)
+	audit := func(m *session.Manifest, db *store.DB) (judge.Rulings, []byte) {
+		cv, err := referee.NewCV(2)
+		require.NoError(t, err)
+		defer cv.Close()
+		r := &referee.Referee{Eye: cv, Reader: cv, DB: db, Session: "session.yaml", Command: "audit",
+			Versions: store.Versions{Tearcam: "test"}}
+		res, err := r.Audit(context.Background(), m)
+		require.NoError(t, err)
+		return res.Rulings, jsonOf(t, res.Rulings)
+	}
+	rul, want := audit(m, nil)
+	tears := rul.Players[0].Tears
+	assert.Equal(t, judge.Undecided, tears[2].Verdict)
+	assert.Contains(t, tears[2].UndecidedReason, "outside the view of a photo that cut the sheet off")
+	assert.True(t, slices.ContainsFunc(tears[2].Notes, func(n string) bool { return strings.Contains(n, "filled from the next tear's photo") }), "%v", tears[2].Notes)
+	exp := truth.Players[0].Tears[3].Expected
+	assert.Equal(t, exp.Verdict, tears[3].Verdict, tears[3].UndecidedReason)
+	assert.Equal(t, exp.Faults, tears[3].Faults)
+
+	partial := *m
+	partial.Players = slices.Clone(m.Players)
+	partial.Players[0].Tears = partial.Players[0].Tears[:3]
+	db := storetest.MustOpenDB(t)
+	audit(&partial, db)
+	_, got := audit(m, db)
+	require.Equal(t, string(want), string(got))
+	if n, profile := leakedMats(); n > 0 {
+		t.Errorf("%d Mats leaked:\n%s", n, profile)
+	}
 }
 
 // TestPhotosOutOfOrder audits a synthetic case with its last two photos swapped. Paper only

@@ -44,7 +44,7 @@ const (
 // and the fresh sheet's prediction is taken in grey too (freshGreyBlur, freshGreyRange).
 //
 // tf is the table's colour, tableField of the same wb (nil: no table hypothesis).
-func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, margin []byte, grey bool, tf *tableColours) []byte {
+func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf, margin []byte, grey bool, tf *tableColours, rounds int) []byte {
 	tr := tracer()
 	tc := newTrainCache(sz)
 	// Four rounds (three coarse ones, one pixel in 4x4): each round's paper (away from its
@@ -55,7 +55,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	// Two buffers for the rounds' confident pixels, in turn: the last round's stays intact
 	// for the comparison in changeRound (and is 0 outside the frame, which no round writes).
 	bufs := [2][]byte{make([]byte, len(conf)), make([]byte, len(conf))}
-	for round := 1; round < changeRounds && out != nil; round++ {
+	for round := 1; round < rounds && out != nil; round++ {
 		c := bufs[round%2]
 		m := newMask(sz.X, sz.Y, out)
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(3*fresh.PxPerMM)|1, int(3*fresh.PxPerMM)|1))
@@ -67,7 +67,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		}
 		m.Close()
 		step := 1
-		if round < changeRounds-1 {
+		if round < rounds-1 {
 			step = int(math.Round(fresh.PxPerMM))
 		}
 		// Pixels 3 mm inside the last round's paper that the colour models also call paper

@@ -17,7 +17,9 @@ var (
 	ErrNoSheet = errors.New("no sheet of paper found")
 	// ErrSeveralSheets: more than one sheet-like object was found.
 	ErrSeveralSheets = errors.New("several sheets of paper in the photo")
-	// ErrSheetCutOff: the sheet touches the edge of the frame; part of it is not visible.
+	// ErrSheetCutOff: the sheet touches the edge of the frame; part of it is not visible. Fresh
+	// refuses such a photo always; Register only when less than half the sheet frame is seen or
+	// the paper mask of the part seen cannot be trusted (otherwise the rest is unknown: cutoff.go).
 	ErrSheetCutOff = errors.New("sheet cut off by the edge of the photo")
 	// ErrRegistration: the photo could not be aligned reliably with the fresh sheet.
 	ErrRegistration = errors.New("cannot align photo with the fresh sheet")

@@ -63,6 +63,11 @@ type SheetImage struct {
 	foreign []byte
 
 	letterHist map[letterKey]int // letters gone or in doubt after this sheet's tear (Measure)
+
+	// unknown (registered sheets): frame layout, 255 where the paper's state is unknown (the
+	// sheet frame outside the photo, and a margin inside its edge; see cutoff.go); Mask is 0
+	// there. nil when the photo shows the whole sheet.
+	unknown []byte
 }
 
 // Close releases the Mats. It is safe to call more than once.

@@ -49,7 +49,10 @@ type TearResult struct {
 	PiecePlacement *template.Placement // where it fits in that piece (nil if not)
 	PaperFits      bool                // the template fits on the remaining paper
 	PaperPlacement *template.Placement // where (nil if not)
-	Measurement    judge.Measurement   // ready for the judge
+	// MaybeMM2 is the area of paper this tear may or may not have removed, where a photo that
+	// cut the sheet off did not show it (cutoff.go); 0 when both photos show the whole sheet.
+	MaybeMM2    float64
+	Measurement judge.Measurement // ready for the judge
 
 	template template.Template // the template measured against, for Annotate
 }
@@ -79,6 +82,9 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	ppm := before.PxPerMM
 	w, h := before.Mask.Cols(), before.Mask.Rows()
 	bm, am := before.Mask.ToBytes(), after.Mask.ToBytes()
+	// A photo that cut the sheet off: its unknown region filled where the other sheet
+	// decides, the rest "maybe" (kept in bm and am, measured apart: cutoff.go).
+	maybe := partialMasks(before, after, bm, am)
 
 	raw := make([]byte, w*h)
 	for i := range raw {
@@ -340,11 +346,49 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			Text: fmt.Sprintf("template fit within %g mm of the remaining paper's size", NearFitMM)})
 	}
 	m.PaperFitsTemplate = res.PaperFits
+	if maybe != nil {
+		mo := partialDoubts(res, maybe, bm, removed, nearOuter, touch, lb, keep, w, h, ppm)
+		if !res.TemplateFits && res.Pieces > 0 {
+			// The template might fit once the maybe paper beside the pieces is added.
+			u := append([]byte(nil), removed...)
+			for i, v := range mo {
+				if v != 0 {
+					u[i] = 255
+				}
+			}
+			um := newMask(w, h, u)
+			fu, err := FitTemplateDetail(um, ppm, t)
+			um.Close()
+			if err == nil && (fu.Fits || fu.Near) {
+				m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutTemplateFits,
+					Text: "the template may fit in a removed piece together with paper lost outside the view of a photo that cut the sheet off"})
+			}
+		}
+		if !res.PaperFits && len(after.unknown) == w*h {
+			u := after.Mask.ToBytes()
+			for i, v := range after.unknown {
+				if v != 0 {
+					u[i] = 255
+				}
+			}
+			um := newMask(w, h, u)
+			fu, err := FitTemplateDetail(um, ppm, t)
+			um.Close()
+			if err == nil && (fu.Fits || fu.Near) {
+				m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPaperFits,
+					Text: "the template may fit on the remaining paper where the photo cut the sheet off"})
+			}
+		}
+	}
 
 	if resid > DoubtResidualMM {
 		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
 	}
-	m.Letters = letterStates(before, bm, am, removed, w, h, layouts, resid)
+	if maybe != nil {
+		m.Letters = partialLetters(before, maybe, bm, am, removed, w, h, layouts, resid)
+	} else {
+		m.Letters = letterStates(before, bm, am, removed, w, h, layouts, resid)
+	}
 	applyHistory(before, after, m.Letters)
 	// Letters too close to call are explained by the judge's notes (judge.Rule), not here.
 	for _, b := range bandDoubt {

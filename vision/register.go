@@ -228,7 +228,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	tr("refine")
 
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, unknown, err := paperMaskInFrame(bgr, loc, h, fresh, is)
 	tr("mask")
 	if err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			if moved(h, hn, W, H) > 0.1 {
 				mask.Close()
 				img.Close()
-				mask, img, outlineMM, edgeMM, edgeAllMM, _, foreign, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
+				mask, img, outlineMM, edgeMM, edgeAllMM, _, foreign, unknown, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
 				if err != nil {
 					return nil, err
 				}
@@ -275,7 +275,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		if rerr != nil {
 			return refused(out, rerr)
 		}
-		return out, nil
+		return markUnknown(fresh, out, unknown)
 	}
 	// Rescue: the ink patches fit but lie in a small or thin part of the sheet, and the
 	// homography they fix is wrong far from them (the untorn edges say so). Re-fit it to the
@@ -296,7 +296,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if !inkOK || checkHomography(hn, fresh, bgr, is) != nil || !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
 		return refused(out, rerr)
 	}
-	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
+	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, unknown2, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
 	if err != nil {
 		return refused(out, rerr)
 	}
@@ -307,7 +307,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return refused(out, rerr)
 	}
 	out.Close()
-	return out2, nil
+	return markUnknown(fresh, out2, unknown2)
 }
 
 // outlineCrossChecks validates the joint ink and outline fit side by side: each side with
@@ -530,7 +530,7 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
 // the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, []byte, error) {
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, []byte, []byte, error) {
 	ppm := fresh.PxPerMM
 	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
@@ -639,7 +639,13 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	tf := tableField(wbC, valid, fw, fhh, off, sz, ppm)
 	tr("m.table")
-	if cp := changePaper(fresh, wbC, fw, off, sz, fgC, prob, grey, tf); cp != nil {
+	rounds := changeRounds
+	if frameCut(prob, valid, fw, off, sz, ppm) {
+		// Part of the sheet frame lies outside the photo: the lighting estimate must spread
+		// farther, into the paper vignetted along the photo's edge (cutoff.go).
+		rounds = cutChangeRounds
+	}
+	if cp := changePaper(fresh, wbC, fw, off, sz, fgC, prob, grey, tf, rounds); cp != nil {
 		tr("m.changetest")
 		// The change test calls a pixel that mixes paper and table "changed", which moves
 		// a tear line outwards by about a pixel; next to the change test's paper, the
@@ -751,9 +757,22 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 			}
 		}
 	}
-	if float64(cutPx) > 5*ppm {
+	cut := float64(cutPx) > 5*ppm
+	var zone []byte // the photo's edge zone (margin layout) when the photo cuts the sheet off
+	if cut && fresh.refPending {
+		// The fresh sheet's scale comes from its four corners: it must be seen whole.
 		img.Close()
-		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, nil, nil, ErrSheetCutOff
+		return gocv.Mat{}, gocv.Mat{}, 0, 0, 0, nil, nil, nil, ErrSheetCutOff
+	}
+	if cut {
+		// A later photo that cuts the sheet off: the part of the frame outside the photo
+		// (and a margin inside its edge) is unknown, not torn off (cutoff.go).
+		zone = photoEdgeZone(valid, fw, fhh, ppm)
+		for i, v := range zone {
+			if v != 0 {
+				mb[i] = 0
+			}
+		}
 	}
 	fillSmallHoles(mb, fw, fhh, int(20*ppm*ppm))
 	tr("m.holes")
@@ -806,6 +825,10 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	// Untorn edges: where paper meets table within reach of a side, how far from the side.
 	// The median over the sides is robust to the few samples that are really tear lines.
 	es, offs, keys := edgeSamples(mb, fw, fhh, off, sz.X, sz.Y, ppm, h)
+	if cut {
+		// The photo's edge is no edge of the sheet: samples near it are left out.
+		es, offs, keys = awayFromPhotoEdge(es, offs, keys, zone, fw, off, sz, ppm)
+	}
 	var untorn []edgeSample
 	edgeMM := math.NaN() // no untorn edge to check against
 	if edgeDump != nil {
@@ -848,7 +871,14 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out, tf)
 		tr("m.foreign")
 	}
-	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, nil
+	var unknown []byte // frame layout
+	if zone != nil {
+		unknown = make([]byte, sz.X*sz.Y)
+		for y := 0; y < sz.Y; y++ {
+			copy(unknown[y*sz.X:(y+1)*sz.X], zone[(y+off)*fw+off:(y+off)*fw+off+sz.X])
+		}
+	}
+	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, unknown, nil
 }
 
 // tornStepMM: an untorn-edge sample whose boundary lies more than this inside the outermost
@@ -1114,6 +1144,17 @@ func refPaper(fresh *SheetImage, sz image.Point, ppm float64) []byte {
 		return fresh.refGrown
 	}
 	rm := fresh.Mask.Clone()
+	if len(fresh.unknown) == sz.X*sz.Y {
+		// A reference that cut the sheet off: its unknown region may be paper.
+		rb := rm.ToBytes()
+		for i, v := range fresh.unknown {
+			if v != 0 {
+				rb[i] = 255
+			}
+		}
+		rm.Close()
+		rm = newMask(sz.X, sz.Y, rb)
+	}
 	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(int(2*ppm)|1, int(2*ppm)|1))
 	gocv.Dilate(rm, &rm, k)
 	k.Close()

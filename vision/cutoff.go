@@ -1,0 +1,538 @@
+package vision
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"math"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+)
+
+// Photos that cut the sheet off.
+//
+// A later photo in which part of the sheet lies outside the picture is registered on what it
+// shows; the part of the sheet frame outside the photo, and a margin of photoEdgeMM inside the
+// photo's edge (where the photo's vignetting and blur make the paper mask unreliable), is
+// unknown (SheetImage.unknown; Mask is 0 there). Measure then uses three states per pixel:
+// paper, no paper, unknown; and paper only shrinks, so
+//   - paper on the after-sheet was on the before-sheet (before's unknown is filled with it),
+//   - no paper on the before-sheet is no paper on the after-sheet (after's unknown likewise),
+// and what stays open is the "maybe" region: paper that this tear may or may not have removed
+// (before paper or unknown, after unknown; or before unknown, after no paper). Pieces, edge
+// contact and the template fit are measured on the known removal exactly as before; each maybe
+// region that could change one of them is a structured doubt about it, and letters over maybe
+// regions are measured in both extremes (the region kept or gone before / removed by this
+// tear) and keep only what both agree on.
+//
+// A fresh photo must show the whole sheet (its scale comes from its four corners), and a later
+// photo in which less than minSeenFrac of the sheet frame is known is refused (ErrSheetCutOff).
+
+const (
+	// photoEdgeMM is the margin inside the photo's edge that is unknown too.
+	photoEdgeMM = 4.0
+	// minSeenFrac is the least part of the sheet frame a cut-off photo must show.
+	minSeenFrac = 0.5
+	// cutChangeRounds is the number of rounds of the change test on a photo whose view does not
+	// hold the whole sheet frame (changeRounds otherwise): each round's paper trains the next
+	// round's lighting, and the paper along the photo's edge is the most strongly vignetted.
+	cutChangeRounds = 7
+)
+
+// frameCut reports whether the colour test's paper (prob, 255 = paper) runs into the part of
+// the sheet frame (at off, size sz, in the margin layout fw wide) outside the photo (valid not
+// 255) along more than 5 mm, as paperMaskInFrame's final test does.
+func frameCut(prob, valid []byte, fw, off int, sz image.Point, ppm float64) bool {
+	n := 0
+	full := func(y int) bool { return bytes.IndexByte(valid[y*fw:(y+1)*fw], 0) < 0 }
+	for y := max(off, 1); y < off+sz.Y-1; y++ {
+		if full(y-1) && full(y) && full(y+1) {
+			continue
+		}
+		for x := max(off, 1); x < off+sz.X-1; x++ {
+			i := y*fw + x
+			if prob[i] != 0 && (valid[i-1] != 255 || valid[i+1] != 255 || valid[i-fw] != 255 || valid[i+fw] != 255) {
+				n++
+			}
+		}
+	}
+	return float64(n) > 5*ppm
+}
+
+// photoEdgeZone marks (255) the pixels of a w x h frame layout that lie outside the photo
+// (valid 0) or within photoEdgeMM of it.
+func photoEdgeZone(valid []byte, w, h int, ppm float64) []byte {
+	inv := make([]byte, w*h)
+	for i, v := range valid {
+		if v != 255 {
+			inv[i] = 255
+		}
+	}
+	m := newMask(w, h, inv)
+	defer m.Close()
+	e := 2*int(math.Round(photoEdgeMM*ppm)) + 1
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
+	defer k.Close()
+	gocv.Dilate(m, &m, k)
+	return m.ToBytes()
+}
+
+// awayFromPhotoEdge keeps the edge samples (edgeSamples' three lists; keys side<<20|position
+// in px, offsets in mm inwards from the side) that lie outside zone (margin layout fw wide,
+// frame at off, size sz).
+func awayFromPhotoEdge(es []edgeSample, offs []float64, keys []int, zone []byte, fw, off int, sz image.Point, ppm float64) ([]edgeSample, []float64, []int) {
+	var es2 []edgeSample
+	var offs2 []float64
+	var keys2 []int
+	for i, k := range keys {
+		side, t := k>>20, k&(1<<20-1)
+		d := int(math.Round(offs[i]*ppm + 0.5))
+		var x, y int
+		switch side {
+		case 0:
+			x, y = off+t, off+d
+		case 1:
+			x, y = off+sz.X-1-d, off+t
+		case 2:
+			x, y = off+t, off+sz.Y-1-d
+		default:
+			x, y = off+d, off+t
+		}
+		j := y*fw + x
+		if j >= 0 && j < len(zone) && zone[j] != 0 {
+			continue
+		}
+		es2, offs2, keys2 = append(es2, es[i]), append(offs2, offs[i]), append(keys2, k)
+	}
+	return es2, offs2, keys2
+}
+
+// markUnknown gives a registered sheet its unknown region (frame layout; nil: the photo shows
+// the whole sheet), or refuses the photo (ErrSheetCutOff, closing s) when less than
+// minSeenFrac of the frame is known or the fresh sheet's writing is missing from the paper it
+// shows (inkMissing).
+func markUnknown(fresh, s *SheetImage, unknown []byte) (*SheetImage, error) {
+	n := 0
+	for _, v := range unknown {
+		if v != 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return s, nil
+	}
+	if float64(n) > (1-minSeenFrac)*float64(len(unknown)) {
+		s.Close()
+		return nil, ErrSheetCutOff
+	}
+	mb := s.Mask.ToBytes()
+	for i, v := range unknown {
+		if v != 0 {
+			mb[i] = 0
+		}
+	}
+	w, h := s.Mask.Cols(), s.Mask.Rows()
+	s.Mask.Close()
+	s.Mask = newMask(w, h, mb)
+	s.unknown = unknown
+	ppm := s.PxPerMM
+	if a, at := inkMissing(fresh, s); a >= inkMissMinMM2 {
+		s.Close()
+		return nil, fmt.Errorf("%w: the paper mask of the part it shows cannot be trusted (%.0f mm² of the sheet's writing at (%.0f, %.0f) mm, on what it calls paper, does not show in the photo)", ErrSheetCutOff, a, at.X, at.Y)
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("the photo cuts the sheet off: %.0f mm² of the sheet frame (with %g mm inside the photo's edge) is unknown", float64(n)/(ppm*ppm), photoEdgeMM))
+	return s, nil
+}
+
+// Partial reports whether the sheet has pixels whose paper state is unknown (a photo that
+// cut the sheet off).
+func (s *SheetImage) Partial() bool {
+	if s == nil {
+		return false
+	}
+	for _, v := range s.unknown {
+		if v != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// UnknownMM2 is the area of the sheet frame whose paper state is unknown.
+func (s *SheetImage) UnknownMM2() float64 {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, v := range s.unknown {
+		if v != 0 {
+			n++
+		}
+	}
+	return float64(n) / (s.PxPerMM * s.PxPerMM)
+}
+
+// FillFrom fills s's unknown region from a later photo of the same sheet in the same frame:
+// paper only shrinks, so where later shows paper (and knows it), s had paper too. It returns
+// the area filled (mm²). later is not modified.
+func (s *SheetImage) FillFrom(later *SheetImage) float64 {
+	if s == nil || later == nil || len(s.unknown) == 0 || later.Mask.Empty() ||
+		later.Mask.Cols()*later.Mask.Rows() != len(s.unknown) {
+		return 0
+	}
+	lm := later.Mask.ToBytes()
+	mb := s.Mask.ToBytes()
+	n := 0
+	for i, v := range s.unknown {
+		if v != 0 && lm[i] != 0 && (len(later.unknown) != len(lm) || later.unknown[i] == 0) {
+			mb[i], s.unknown[i] = 255, 0
+			n++
+		}
+	}
+	if n > 0 {
+		s.setMask(mb)
+	}
+	return float64(n) / (s.PxPerMM * s.PxPerMM)
+}
+
+// setMask replaces the sheet's mask with mb (same size) and drops what was cached from it.
+func (s *SheetImage) setMask(mb []byte) {
+	w, h := s.Mask.Cols(), s.Mask.Rows()
+	s.Mask.Close()
+	s.Mask = newMask(w, h, mb)
+	s.refGrown, s.refAll = nil, false
+}
+
+// Maybe-region kinds (partialMasks).
+const (
+	maybeAfter  = 1 // the after-sheet's state is unknown: kept, or removed by this tear
+	maybeBefore = 2 // the before-sheet's state is unknown, the after-sheet has no paper: removed by this tear, or gone before it
+)
+
+// partialMasks applies "paper only shrinks" between before and after (their unknown regions,
+// filled where the other sheet decides; before's mask and after's unknown are updated) and
+// returns the maybe kinds per pixel (nil when nothing is open). In bm and am (the masks'
+// bytes, modified) maybe pixels are paper on both: the tear's known removal is measured as if
+// it had kept them.
+func partialMasks(before, after *SheetImage, bm, am []byte) []byte {
+	bu, au := before.unknown, after.unknown
+	if len(bu) != len(bm) {
+		bu = nil
+	}
+	if len(au) != len(am) {
+		au = nil
+	}
+	if bu == nil && au == nil {
+		return nil
+	}
+	maybe := make([]byte, len(bm))
+	filled, any := false, false
+	for i := range bm {
+		bU, aU := bu != nil && bu[i] != 0, au != nil && au[i] != 0
+		if !bU && !aU {
+			continue
+		}
+		if aU && !bU && bm[i] == 0 {
+			au[i] = 0 // no paper before: none after
+			continue
+		}
+		if bU && !aU && am[i] != 0 {
+			bm[i], bu[i] = 255, 0 // paper after: paper before
+			filled = true
+			continue
+		}
+		if aU {
+			maybe[i] = maybeAfter
+		} else {
+			maybe[i] = maybeBefore
+		}
+		bm[i], am[i] = 255, 255
+		any = true
+	}
+	if filled {
+		mb := before.Mask.ToBytes()
+		for i := range mb {
+			if bm[i] != 0 && maybe[i] == 0 {
+				mb[i] = 255
+			}
+		}
+		before.setMask(mb)
+	}
+	if !any {
+		return nil
+	}
+	return maybe
+}
+
+// partialDoubts adds to res the doubts the maybe region raises (see partialMasks), and
+// returns the maybe region as measured (opened like the removal, 255) for the letters and
+// the template. bm is the before mask as measured (maybe pixels paper), removed the pieces,
+// nearOuter the pixels near the before-sheet's outer edge, touch whether each piece touches it.
+func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch []bool, lb []int32, keep []int, w, h int, ppm float64) []byte {
+	m := &res.Measurement
+	d := int(math.Round(SliverMM * ppm))
+	if d%2 == 0 {
+		d++
+	}
+	open := make([]byte, len(maybe))
+	for i, v := range maybe {
+		if v != 0 {
+			open[i] = 255
+		}
+	}
+	om := newMask(w, h, open)
+	defer om.Close()
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(om, &padded, d, d, d, d, gocv.BorderConstant, colorBlack)
+	morph(&padded, d, 0)
+	inner := padded.Region(image.Rect(d, d, d+w, d+h))
+	inner.CopyTo(&om)
+	inner.Close()
+	ob := om.ToBytes()
+
+	labels := gocv.NewMat()
+	defer labels.Close()
+	n := gocv.ConnectedComponentsWithParams(om, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	ml := int32s(labels)
+	// Beside a piece: within the sliver width of its pixels.
+	near := newMask(w, h, removed)
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*d+1, 2*d+1))
+	gocv.Dilate(near, &near, k)
+	k.Close()
+	nb := near.ToBytes()
+	near.Close()
+	depth := outerDepth(bm, w, h)
+	band := float32(EdgeBandMM * ppm)
+	area := make([]int, n)
+	core := make([]int, n)
+	adj := make([]bool, n)
+	outer := make([]bool, n)
+	pieceAdj := make([]bool, len(touch))
+	for i, v := range ob {
+		if v == 0 {
+			continue
+		}
+		l := ml[i]
+		area[l]++
+		if depth(i%w, i/w) > band {
+			core[l]++
+		}
+		if nb[i] != 0 {
+			adj[l] = true
+		}
+		if nearOuter[i] != 0 {
+			outer[l] = true
+		}
+	}
+	// Pieces beside a maybe region: dilate the maybe region and look at the pieces' pixels.
+	mm := newMask(w, h, ob)
+	k = gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*d+1, 2*d+1))
+	gocv.Dilate(mm, &mm, k)
+	k.Close()
+	mnb := mm.ToBytes()
+	mm.Close()
+	for i, v := range removed {
+		if v != 0 && mnb[i] != 0 {
+			if pi := keep[lb[i]]; pi >= 0 {
+				pieceAdj[pi] = true
+			}
+		}
+	}
+	minPx := int(MinPieceMM2 * ppm * ppm)
+	var alone, hole, beside []string
+	total := 0
+	out := make([]byte, len(ob))
+	for l := 1; l < n; l++ {
+		a := area[l]
+		standalone := a >= minPx && 4*core[l] >= minPx // could be a piece of its own
+		if !standalone && !(adj[l] && 16*a >= minPx) {
+			continue
+		}
+		total += a
+		desc := fmt.Sprintf("%.0f mm²", float64(a)/(ppm*ppm))
+		if standalone && !adj[l] {
+			alone = append(alone, desc)
+			if !outer[l] {
+				hole = append(hole, desc)
+			}
+		} else {
+			beside = append(beside, desc)
+		}
+	}
+	for i, v := range ob {
+		if v != 0 {
+			l := ml[i]
+			a := area[l]
+			if (a >= minPx && 4*core[l] >= minPx) || (adj[l] && 16*a >= minPx) {
+				out[i] = 255
+			}
+		}
+	}
+	res.MaybeMM2 = math.Round(float64(total)/(ppm*ppm)*10) / 10
+	if total == 0 {
+		return out
+	}
+	where := "outside the view of a photo that cut the sheet off"
+	if res.Pieces == 0 {
+		if len(alone) > 0 {
+			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+				Text: fmt.Sprintf("paper may have been lost %s (%s): whether this tear removed it cannot be told", where, strings.Join(alone, ", "))})
+		}
+		return out
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("up to %.0f mm² more paper may have been removed %s", float64(total)/(ppm*ppm), where))
+	if len(alone) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
+			Text: fmt.Sprintf("paper lost %s, apart from the removed piece (%s), may have been removed by this tear too: a second piece", where, strings.Join(alone, ", "))})
+	}
+	edgeDoubt := len(hole) > 0
+	for pi, a := range pieceAdj {
+		if a && !touch[pi] {
+			edgeDoubt = true
+		}
+	}
+	if edgeDoubt {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutEdgeToEdge,
+			Text: fmt.Sprintf("whether every removed piece reaches the sheet's edge depends on paper %s", where)})
+	}
+	return out
+}
+
+// combineStates is a letter's state when a maybe region is kept (or gone before the tear:
+// lo) or removed by this tear (hi): what both agree on.
+func combineStates(lo, hi judge.LetterState) judge.LetterState {
+	if lo == hi {
+		return lo
+	}
+	notLeft := func(s judge.LetterState) bool {
+		switch s {
+		case judge.LetterRemoved, judge.LetterCut, judge.LetterGone, judge.LetterRemovedOrCut:
+			return true
+		}
+		return false
+	}
+	removed := func(s judge.LetterState) bool { return s == judge.LetterRemoved || s == judge.LetterRemovedOrCut }
+	if notLeft(lo) && notLeft(hi) {
+		if removed(lo) || removed(hi) {
+			return judge.LetterRemovedOrCut
+		}
+		return judge.LetterCut
+	}
+	return judge.LetterUnknown
+}
+
+// partialLetters measures the letters with the maybe region in both extremes and combines
+// them (combineStates). bm, am, removed are as measured (maybe pixels paper on both).
+func partialLetters(before *SheetImage, maybe, bm, am, removed []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
+	bl, al := append([]byte(nil), bm...), append([]byte(nil), am...)
+	ah, rh := append([]byte(nil), am...), append([]byte(nil), removed...)
+	for i, v := range maybe {
+		switch v {
+		case maybeBefore:
+			bl[i], al[i] = 0, 0
+		}
+		if v != 0 {
+			ah[i], rh[i] = 0, 255
+		}
+	}
+	lo := letterStates(before, bl, al, removed, w, h, layouts, resid)
+	hi := letterStates(before, bm, ah, rh, w, h, layouts, resid)
+	for si := range lo {
+		for li := range lo[si].States {
+			if si < len(hi) && li < len(hi[si].States) {
+				lo[si].States[li] = combineStates(lo[si].States[li], hi[si].States[li])
+			}
+		}
+	}
+	return lo
+}
+
+// Ink check for photos that cut the sheet off. Their mask has no table band on the cut
+// side to learn the table from, and a table the colour of the paper, seen through a bite
+// that runs into the unknown region, was taken for paper (an independent synthetic set,
+// seed 3: 3900 mm² of table called paper, every letter on it measured still on the sheet).
+// Where the mask says paper, the fresh sheet's ink must show: a group of letters whose ink
+// is mostly missing there means the mask is wrong, and the photo is refused.
+const (
+	inkMissMinMM2 = 3.0 // ink area (mm²) missing in one group of writing that refuses
+	inkMissFrac   = 0.5 // the part of the group's ink that must be missing
+)
+
+// inkMissing returns the largest area (mm² of ink) of one group of the fresh sheet's
+// writing (ink within 3 mm) lying on s's paper (away from its edges) whose ink s's photo
+// mostly does not show (more than inkMissFrac of it), and where (mm).
+func inkMissing(fresh, s *SheetImage) (float64, pt) {
+	ink := freshInk(fresh)
+	w, h := s.Mask.Cols(), s.Mask.Rows()
+	if len(ink) != w*h || s.Image.Empty() || s.Image.Cols() != w || s.Image.Rows() != h {
+		return 0, pt{}
+	}
+	ppm := s.PxPerMM
+	disk := func(mm float64) gocv.Mat {
+		e := 2*int(math.Round(mm*ppm)) + 1
+		return gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
+	th := gocv.NewMat()
+	defer th.Close()
+	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, 8)
+	k := disk(1) // registration and blur
+	gocv.Dilate(th, &th, k)
+	k.Close()
+	seen := th.ToBytes()
+	pm := s.Mask.Clone()
+	defer pm.Close()
+	k = disk(1.5)
+	gocv.Erode(pm, &pm, k)
+	k.Close()
+	paper := pm.ToBytes()
+	cand := make([]byte, w*h)
+	any := false
+	for i, v := range ink {
+		if v != 0 && paper[i] != 0 {
+			cand[i] = 255
+			any = true
+		}
+	}
+	if !any {
+		return 0, pt{}
+	}
+	gm := newMask(w, h, cand)
+	defer gm.Close()
+	k = disk(3)
+	gocv.Dilate(gm, &gm, k)
+	k.Close()
+	labels := gocv.NewMat()
+	defer labels.Close()
+	n := gocv.ConnectedComponentsWithParams(gm, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	lb := int32s(labels)
+	tot, miss := make([]int, n), make([]int, n)
+	sx, sy := make([]float64, n), make([]float64, n)
+	for i, v := range cand {
+		if v == 0 {
+			continue
+		}
+		l := lb[i]
+		tot[l]++
+		if seen[i] == 0 {
+			miss[l]++
+			sx[l] += float64(i % w)
+			sy[l] += float64(i / w)
+		}
+	}
+	best, at := 0.0, pt{}
+	for l := 1; l < n; l++ {
+		a := float64(miss[l]) / (ppm * ppm)
+		if miss[l] > 0 && float64(miss[l]) > inkMissFrac*float64(tot[l]) && a > best {
+			best = a
+			at = pt{(sx[l]/float64(miss[l]) + 0.5) / ppm, (sy[l]/float64(miss[l]) + 0.5) / ppm}
+		}
+	}
+	return best, at
+}
