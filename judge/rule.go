@@ -24,6 +24,10 @@ import (
 //  6. A decided ruling updates the letters (a letter measured removed, cut or gone is gone for
 //     good), paper_fits_template (paper only shrinks: once false it stays false) and the
 //     owed tears; no skill left puts the character out (no_skills_left).
+//  7. A tear still owed after a decided ruling is a tear asked now (seed 000, "Tearing faux
+//     pas": the player must make another tear): when the remaining paper cannot cover the
+//     template, the character is out at this tear (too_little_paper). With that fit in doubt,
+//     a note says the GM decides.
 //
 // Undecided: the measurement was refused; the named skill's letters were not measured; a
 // letter that was whole on the sheet before the tear and was located on the fresh sheet is
@@ -153,12 +157,18 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 			c.owed++
 		}
 	}
+	owedNow := r.Verdict != Undecided && c.owed > 0
 	switch {
 	case tooLittle:
 		c.out, c.outAt = OutTooLittlePaper, index
 		r.Notes = append(r.Notes, "a tear was asked of a sheet whose remaining paper cannot cover the template")
 	case r.Verdict != Undecided && c.noSkillsLeft():
 		c.out, c.outAt = OutNoSkillsLeft, index
+	case owedNow && !c.paper:
+		c.out, c.outAt = OutTooLittlePaper, index
+		r.Notes = append(r.Notes, fmt.Sprintf("%d tear(s) owed are asked now, and the remaining paper cannot cover the template", c.owed))
+	case owedNow && c.paperDoubt == index:
+		r.Notes = append(r.Notes, fmt.Sprintf("%d tear(s) owed are asked now, and whether the remaining paper covers the template is in doubt: the GM decides whether %s is out (too_little_paper)", c.owed, c.name))
 	case c.noSkillsLeft():
 		r.Notes = append(r.Notes, fmt.Sprintf("no skill has a letter left as measured, but the tear is undecided: the GM decides whether %s is out (no_skills_left)", c.name))
 	}

@@ -491,6 +491,27 @@ func TestRuleSequences(t *testing.T) {
 			{tear: penalty("Axe"), m: meas("GOO", "GOO"), verdict: Undecided, hop: 2, axe: 2, owed: 1, paper: false, out: OutTooLittlePaper,
 				reason: "already out (too_little_paper, tear 2)"},
 		}},
+		// A faux pas asks for another tear at once (seed 000, "Tearing faux pas"): with too
+		// little paper left to cover the template, the character is out at the faux pas.
+		{name: "faux pas leaving too little paper", steps: []step{
+			{tear: use("Hop"), m: with(faux("ROO", "OOO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
+				verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: false, out: OutTooLittlePaper, note: "owed are asked now, and the remaining paper cannot cover the template"},
+			{tear: penalty("Axe"), m: meas("GOO", "ROO"), verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: false, out: OutTooLittlePaper,
+				reason: "already out (too_little_paper, tear 1)"},
+		}},
+		// An owed tear paid by a valid penalty: nothing is asked any more, not out.
+		{name: "owed tear paid, too little paper left", steps: []step{
+			{tear: use("Hop"), m: faux("ROO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true},
+			{tear: penalty("Axe"), m: with(meas("GOO", "ROO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
+				verdict: Valid, hop: 2, axe: 2, paper: false},
+		}},
+		// With the fit in doubt, a note says the GM decides; the faux pas itself is certain.
+		{name: "faux pas, the paper's fit in doubt", steps: []step{
+			{tear: use("Hop"), m: with(faux("ROO", "OOO"), func(m *Measurement) {
+				m.PaperFitsTemplate = false
+				m.Uncertain = []Doubt{{About: AboutPaperFits, Text: "fit within 1 mm"}}
+			}), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true, note: "the GM decides whether Ann is out (too_little_paper)"},
+		}},
 		{name: "too little paper even when the tear is undecided", steps: []step{
 			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
 				verdict: Valid, hop: 2, axe: 3, paper: false},
