@@ -524,6 +524,9 @@ func (r *rawTear) tear(pos int, who string, declared map[string]string, mode Mod
 		return t, bad("hit is only for last_ditch")
 	}
 	switch {
+	case t.Skill == "" && t.Kind == judge.KindPenalty:
+		// The tear owed after a faux pas may take its full letter from any skill (judge:
+		// a penalty naming no skill), as `watch` and `judge --tear penalty` accept.
 	case t.Skill == "":
 		return t, bad("no skill: a %s tear names the skill it removes letters of", t.Kind)
 	case len(declared) > 0:

@@ -199,3 +199,26 @@ func TestNamesAreNormalised(t *testing.T) {
 		assert.Equal(t, pair[1], Name(pair[0]))
 	}
 }
+
+// A penalty tear may name no skill: the tear owed after a faux pas takes its full letter
+// from any skill (judge), and `watch` writes such tears into the manifests it saves.
+func TestParsePenaltyWithoutSkill(t *testing.T) {
+	m, err := Parse("session.yaml", []byte(`players:
+  - name: Bo
+    skills: [Archery, Cooking]
+    sheet: bo-0.jpg
+    tears:
+      - {photo: bo-1.jpg, kind: use, skill: Archery}
+      - {photo: bo-2.jpg, kind: penalty}
+`), Audit)
+	require.NoError(t, err)
+	assert.Equal(t, Tear{Tear: judge.Tear{Kind: judge.KindPenalty}, Photo: "bo-2.jpg", Line: 7}, m.Players[0].Tears[1])
+	_, err = Parse("session.yaml", []byte(`players:
+  - name: Bo
+    skills: [Archery, Cooking]
+    sheet: bo-0.jpg
+    tears:
+      - {photo: bo-1.jpg, kind: damage}
+`), Audit)
+	assert.ErrorContains(t, err, "tear 1: no skill: a damage tear names the skill")
+}

@@ -510,6 +510,10 @@ func unseenRuling(ps *playerState, t judge.Tear) judge.TearRuling {
 		UndecidedReason: "the tear was announced but its torn sheet was never seen settled on the table before the source ended",
 		LettersAsBefore: true,
 	}
+	if t.Kind == judge.KindLastDitch {
+		// A last ditch has no sheet to see: it waited its turn behind tears never seen.
+		r.UndecidedReason = "the last ditch effort comes after a tear that was never seen on the table before the source ended: not ruled, the GM records it"
+	}
 	if n := len(ps.rulings.Tears); n > 0 {
 		last := ps.rulings.Tears[n-1]
 		r.Skills = append([]judge.SkillState(nil), last.Skills...)

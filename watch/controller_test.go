@@ -112,6 +112,7 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		fail     map[int]bool
 		want     []string
 		log      string
+		reasons  []string // the undecided reasons of the first player's tears, in order
 	}{
 		{name: "announced before the sheet settles", players: two[:1],
 			steps: []step{{frame: 1}, {frame: -1, ann: "use Archery"}, {frame: 2}, {frame: 3}, {frame: -1, ann: "damage Cooking"}},
@@ -148,6 +149,13 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		{name: "referee failure is an undecided ruling", players: []Player{{Name: "Ann", Skills: []string{"Archery", "Broken"}}},
 			steps: []step{{frame: 1}, {frame: -1, ann: "use Broken"}, {frame: 2}},
 			want:  []string{"fresh 0@1", "tear 0 use Broken@2"}, log: "registration refused"},
+		// The source ends before a scripted tear is seen: it and the last ditch behind it are
+		// undecided, the last ditch saying why (it has no sheet to see).
+		{name: "scripted last ditch behind an unseen tear", players: []Player{{Name: "Ann", Skills: []string{"Archery"},
+			Tears: []judge.Tear{{Kind: judge.KindUse, Skill: "Archery"}, {Kind: judge.KindLastDitch, Hit: true}}}},
+			scripted: true, steps: []step{{frame: 1}},
+			want: []string{"fresh 0@1"}, log: "2 tear(s) announced but never seen",
+			reasons: []string{"never seen settled on the table", "the last ditch effort comes after a tear that was never seen"}},
 		// A mistyped skill is refused as typed: it does not take the next sheet's place.
 		{name: "unknown skill refused as typed", players: two[:1],
 			steps: []step{{frame: 1}, {frame: -1, ann: "damage Nope"}, {frame: -1, ann: "use archery"}, {frame: 2}},
@@ -173,6 +181,10 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 			assert.Contains(t, log.String(), tc.log)
 			doc := c.rulings()
 			assert.Equal(t, judge.Schema, doc.Schema)
+			for i, want := range tc.reasons {
+				require.Greater(t, len(doc.Players[0].Tears), i)
+				assert.Contains(t, doc.Players[0].Tears[i].UndecidedReason, want)
+			}
 			for _, p := range doc.Players {
 				for i, r := range p.Tears {
 					assert.Equal(t, i+1, r.Index)

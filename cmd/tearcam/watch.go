@@ -413,12 +413,9 @@ func rulingLine(player string, r judge.TearRuling) string {
 	if r.UndecidedReason != "" {
 		fmt.Fprintf(&b, " (%s)", r.UndecidedReason)
 	}
-	var left []string
-	for _, s := range r.Skills {
-		left = append(left, fmt.Sprintf("%s %d", s.Name, s.Remaining))
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(&b, "; %s: %s", judge.LettersLeftLabel(r), strings.Join(left, ", "))
+	if len(r.Skills) > 0 {
+		// The same "?" as audit's table: live, the GM is the one who most needs it.
+		fmt.Fprintf(&b, "; %s: %s", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))
 	}
 	if r.OwedTears > 0 {
 		fmt.Fprintf(&b, "; tears owed: %d", r.OwedTears)
