@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	_ "image/jpeg" // DecodeConfig reads JPEG and PNG headers: the image's size before decoding
+	_ "image/png"
 	"io/fs"
 	"math"
 	"os"
@@ -116,15 +118,29 @@ func ReadImage(path string) (gocv.Mat, error) {
 	return m, nil
 }
 
+// MaxImagePixels is the largest photo DecodeImage decodes: 200 megapixels (600 MB as BGR),
+// well above any camera's (a 108-megapixel phone photo is 12000 x 9000).
+const MaxImagePixels = 200_000_000
+
+// ErrImageTooLarge: the image's header declares more than MaxImagePixels pixels.
+var ErrImageTooLarge = errors.New("image too large")
+
 // DecodeImage decodes encoded image bytes (JPEG, PNG, ...) into a BGR Mat the caller closes.
 // A JPEG without its end-of-image marker or a PNG without its IEND chunk is ErrTruncated:
-// OpenCV would otherwise return the missing part as grey and we would measure it.
+// OpenCV would otherwise return the missing part as grey and we would measure it. A JPEG or
+// PNG whose header declares more than MaxImagePixels is ErrImageTooLarge.
 func DecodeImage(data []byte) (gocv.Mat, error) {
 	if len(data) == 0 {
 		return gocv.Mat{}, fmt.Errorf("%w: empty file", ErrNotImage)
 	}
 	if truncated(data) {
 		return gocv.Mat{}, ErrTruncated
+	}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil && cfg.Width*cfg.Height > MaxImagePixels {
+		// A few kilobytes can declare a huge image (a decompression bomb): refused from its
+		// header, before OpenCV allocates it.
+		return gocv.Mat{}, fmt.Errorf("%w: %dx%d pixels (%.0f megapixels; at most %d are decoded)",
+			ErrImageTooLarge, cfg.Width, cfg.Height, float64(cfg.Width)*float64(cfg.Height)/1e6, MaxImagePixels/1000000)
 	}
 	m, err := gocv.IMDecode(data, gocv.IMReadColor)
 	if err != nil || m.Empty() {
