@@ -328,22 +328,31 @@ func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch 
 			outer[l] = true
 		}
 	}
-	// Pieces beside a maybe region: dilate the maybe region and look at the pieces' pixels.
-	mm := newMask(w, h, ob)
-	k = gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*d+1, 2*d+1))
-	gocv.Dilate(mm, &mm, k)
-	k.Close()
-	mnb := mm.ToBytes()
-	mm.Close()
-	for i, v := range removed {
-		if v != 0 && mnb[i] != 0 {
-			if pi := keep[lb[i]]; pi >= 0 {
+	// Which maybe regions lie beside which piece: each piece dilated by the sliver width.
+	joins := make([]int, n) // pieces beside each maybe region
+	for pi := range touch {
+		pm := make([]byte, w*h)
+		for i, v := range removed {
+			if v != 0 && keep[lb[i]] == pi {
+				pm[i] = 255
+			}
+		}
+		mm := newMask(w, h, pm)
+		k = gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*d+1, 2*d+1))
+		gocv.Dilate(mm, &mm, k)
+		k.Close()
+		seen := make(map[int32]bool)
+		for i, v := range mm.ToBytes() {
+			if v != 0 && ob[i] != 0 && !seen[ml[i]] {
+				seen[ml[i]] = true
+				joins[ml[i]]++
 				pieceAdj[pi] = true
 			}
 		}
+		mm.Close()
 	}
 	minPx := int(MinPieceMM2 * ppm * ppm)
-	var alone, hole, beside []string
+	var alone, hole, beside, joining []string
 	total := 0
 	out := make([]byte, len(ob))
 	for l := 1; l < n; l++ {
@@ -361,6 +370,9 @@ func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch 
 			}
 		} else {
 			beside = append(beside, desc)
+		}
+		if joins[l] >= 2 {
+			joining = append(joining, desc)
 		}
 	}
 	for i, v := range ob {
@@ -385,11 +397,17 @@ func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch 
 		return out
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("up to %.0f mm² more paper may have been removed %s", float64(total)/(ppm*ppm), where))
-	if len(alone) > 0 {
+	// Several pieces stay several whatever else was removed, unless a maybe region joins them.
+	if len(alone) > 0 && res.Pieces == 1 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
 			Text: fmt.Sprintf("paper lost %s, apart from the removed piece (%s), may have been removed by this tear too: a second piece", where, strings.Join(alone, ", "))})
 	}
-	edgeDoubt := len(hole) > 0
+	if len(joining) > 0 && res.Pieces >= 2 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
+			Text: fmt.Sprintf("paper lost %s (%s) lies between removed pieces: removed by this tear too, it would join them", where, strings.Join(joining, ", "))})
+	}
+	// A hole matters only when every known piece reaches the edge.
+	edgeDoubt := len(hole) > 0 && res.EdgeToEdge
 	for pi, a := range pieceAdj {
 		if a && !touch[pi] {
 			edgeDoubt = true

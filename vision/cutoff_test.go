@@ -118,6 +118,41 @@ func TestMeasurePartial(t *testing.T) {
 	})
 }
 
+// TestMeasurePartialPieces: a maybe region changes the count of pieces only when one piece
+// is known (a second piece) or when it lies between known pieces (joining them).
+func TestMeasurePartialPieces(t *testing.T) {
+	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+	sz := frameSize(p, DefaultPxPerMM)
+	ppm := DefaultPxPerMM
+	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
+	right := rectPoly(110, 0, 40, 200, 0) // unknown after
+	for _, c := range []struct {
+		name   string
+		holes  [][]pt
+		pieces int
+		doubt  bool
+	}{
+		// two corners on the left, the unknown strip apart from both: several pieces either way
+		{"apart", [][]pt{{{0, 0}, {60, 0}, {0, 60}}, {{0, 200}, {60, 200}, {0, 140}}}, 2, false},
+		// two bites reaching the strip from the left: removed with it, they are one
+		{"between", [][]pt{rectPoly(70, 20, 40, 40, 0), rectPoly(70, 120, 40, 40, 0)}, 2, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, nil), p)
+			after := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, append([][]pt{right}, c.holes...)), p)
+			after.unknown = stripUnknown(after, 110)
+			defer before.Close()
+			defer after.Close()
+			r, err := Measure(before, after, nil, template.Default())
+			require.NoError(t, err)
+			defer r.Close()
+			assert.Equal(t, c.pieces, r.Pieces)
+			assert.Equal(t, c.doubt, doubtCounts(r.Measurement)[judge.AboutPieces] > 0, "%v", r.Measurement.Uncertain)
+			assert.InDelta(t, 40*200, r.MaybeMM2, 0.03*40*200, "the strip is open")
+		})
+	}
+}
+
 func TestCombineStates(t *testing.T) {
 	L := judge.LetterOnSheet
 	for _, c := range []struct{ lo, hi, want judge.LetterState }{
@@ -136,4 +171,30 @@ func TestCombineStates(t *testing.T) {
 // gocv0 is a blank paper image of the frame size sz.
 func gocv0(sz image.Point) gocv.Mat {
 	return gocv.NewMatWithSizeFromScalar(gocv.NewScalar(240, 240, 240, 0), sz.Y, sz.X, gocv.MatTypeCV8UC3)
+}
+
+// TestInkMissing: writing of the fresh sheet on what the later mask calls paper must show in
+// the later photo; a mask that took the table for paper there shows none.
+func TestInkMissing(t *testing.T) {
+	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+	sz := frameSize(p, DefaultPxPerMM)
+	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
+	img := gocv0(sz)
+	inkLetter(&img, "W", rectPoly(40, 60, 20, 6, 0)) // a word: 120 mm² of ink
+	fresh := &SheetImage{Image: img, Mask: polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, nil), PxPerMM: DefaultPxPerMM, Paper: p}
+	defer fresh.Close()
+
+	seen := sheetFromMask(polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, nil), p)
+	defer seen.Close()
+	inkLetter(&seen.Image, "W", rectPoly(40, 60, 20, 6, 0))
+	a, _ := inkMissing(fresh, seen)
+	assert.Zero(t, a, "the writing shows")
+
+	blank := sheetFromMask(polyMask(sz.X, sz.Y, DefaultPxPerMM, [][]pt{full}, nil), p)
+	defer blank.Close()
+	a, at := inkMissing(fresh, blank)
+	assert.InDelta(t, 120, a, 15, "the whole word is missing")
+	assert.InDelta(t, 50, at.X, 1)
+	assert.InDelta(t, 63, at.Y, 1)
+	assert.Greater(t, a, inkMissMinMM2)
 }
