@@ -7,8 +7,9 @@
 //   - Ink: darker than the local paper (grey closing as the paper level), with the printed
 //     lines of ruled paper wiped; images are analysed at 4 px/mm whatever their scale.
 //   - Words: connected components grouped at their own letter size (the core band of joined-up
-//     writing, so ascenders do not glue lines together), then pieces in line with each other
-//     joined nearest first; dots and accents attached to the word below them.
+//     writing, so ascenders do not glue lines together; next to a slanted joined-up word, by
+//     the distance of the ink, not of the boxes), then pieces in line with each other joined
+//     nearest first; dots and accents attached to the word below them.
 //   - Reading: each region is turned upright (principal axis refined by the sharpness of its
 //     row projection; both ways up; short words also at ±90° and along the sheet's edges),
 //     rendered alone at a fixed x-height and read as one line (page segmentation modes 7 and
@@ -33,7 +34,9 @@
 //     page photographed as a sheet is then searched in seconds instead of minutes.
 //   - Letters: the word is sheared upright and its marks (connected ink, dots and crossbars
 //     attached; marks inside the word that word grouping left out, such as an l written
-//     apart, taken in) are aligned with the name's letters by dynamic programming: a letter
+//     apart, taken in; marks lying over one another along the core band merged, a descender
+//     loop reaching back under the letter before not counting) are aligned with the name's
+//     letters by dynamic programming: a letter
 //     is one mark, several marks, a gap (a letter with no ink found), or a piece of a mark
 //     holding joined letters, cut on the column profile of its core band (the x-height rows,
 //     where joined letters meet) near the expected letter widths, where the ink is thin and

@@ -30,6 +30,7 @@ type component struct {
 	x0, y0, x1, y1 int     // bounding box, inclusive
 	cx, cy         float64 // centroid
 	scale          float64 // the letter size it suggests, px
+	line           bool    // a piece of joined-up writing several letters long
 }
 
 func (c *component) area() int { return len(c.pix) }
@@ -303,6 +304,8 @@ func (c *component) measure(w int, ppm float64) {
 		// Joined-up writing: the core band (x-height) of the piece is the letter size;
 		// its full height holds ascenders and descenders, and would join lines together.
 		c.scale = min(long, max(1.5*coreBand(c.pix, w), long/6))
+		// Several letters long (a single letter with a loop or a crossbar is not).
+		c.line = long > 2.5*short && long > 3.5*c.scale
 	case long > 2.5*short:
 		c.scale = max(short, long/4)
 	default:
@@ -596,7 +599,16 @@ func (im *inkMap) fragments(gapFactor float64) [][]int {
 			if small < 0.35*s {
 				lim = gapFactor * s * 0.6
 			}
-			if gap <= lim {
+			// Boxes bound the ink's gap, and loosely when the larger piece is joined-up
+			// writing at a slant: its box covers paper far from its ink, where another word
+			// may lie (a small word tucked under a big one's first letters). Then the ink
+			// itself must lie within a letter (the smaller piece's size, or half the larger
+			// one's: the letter size is unsure).
+			big := ca
+			if cb.scale > ca.scale {
+				big = cb
+			}
+			if gap <= lim && (!big.line || im.inkWithin(ca, cb, math.Max(small, s/2))) {
 				parent[find(a)] = find(b)
 			}
 		}
@@ -615,6 +627,50 @@ func (im *inkMap) fragments(gapFactor float64) [][]int {
 		out = append(out, groups[r])
 	}
 	return out
+}
+
+// inkWithin reports whether some pixel of a lies within lim px of some pixel of b (the
+// distance between pixel centres).
+func (im *inkMap) inkWithin(a, b *component, lim float64) bool {
+	if len(a.pix) > len(b.pix) {
+		a, b = b, a
+	}
+	r := int(math.Ceil(lim))
+	// a's pixels near b's box, bucketed in cells of side r+1.
+	cell := r + 1
+	near := func(c *component, x, y int) bool {
+		return x >= c.x0-r && x <= c.x1+r && y >= c.y0-r && y <= c.y1+r
+	}
+	grid := map[[2]int][]int32{}
+	for _, p := range a.pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		if near(b, x, y) {
+			k := [2]int{x / cell, y / cell}
+			grid[k] = append(grid[k], p)
+		}
+	}
+	if len(grid) == 0 {
+		return false
+	}
+	l2 := lim * lim
+	for _, p := range b.pix {
+		x, y := int(p)%im.w, int(p)/im.w
+		if !near(a, x, y) {
+			continue
+		}
+		cx, cy := x/cell, y/cell
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				for _, q := range grid[[2]int{cx + dx, cy + dy}] {
+					ddx, ddy := float64(int(q)%im.w-x), float64(int(q)/im.w-y)
+					if ddx*ddx+ddy*ddy <= l2 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // frag is a piece of writing during line grouping.

@@ -23,12 +23,16 @@ import (
 // set (testdata/images/synth, as the referee sees it: vision.Fresh, then Locate) and measures
 // each tear with these layouts and with the truth's: it logs, per letter, how far the
 // located outline is from the truth, and every letter whose measured state differs between
-// the two layouts (what the OCR's outlines cost the rulings). A diagnostic, skipped otherwise.
+// the two layouts (what the OCR's outlines cost the rulings). $TEARCAM_SYNTH_DIR, when set,
+// names another set. A diagnostic, skipped otherwise.
 func TestRefDiag(t *testing.T) {
 	if os.Getenv("OCR_REFDIAG") == "" {
 		t.Skip("OCR_REFDIAG not set")
 	}
 	dir := filepath.Join("..", "testdata", "images", "synth")
+	if d := os.Getenv("TEARCAM_SYNTH_DIR"); d != "" {
+		dir = d
+	}
 	cases, _ := filepath.Glob(filepath.Join(dir, "*", "truth.json"))
 	loc, err := ocr.NewLocator(2)
 	if err != nil {

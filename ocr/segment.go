@@ -162,6 +162,9 @@ type blob struct {
 	pix    []int32
 }
 
+// coreOverlap: pieces are merged as lying over one another by their core-band extent.
+var coreOverlap = true
+
 // widthOf is the letter width model letterOutlines uses (letterWidth; tests swap it).
 var widthOf = letterWidth
 
@@ -359,13 +362,32 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 		blobs = append(blobs[:i], blobs[i+1:]...)
 		i--
 	}
-	// Merge pieces lying over one another along the line (crossbars, broken strokes).
+	// Merge pieces lying over one another along the line (crossbars, broken strokes), by
+	// their extent on the core band: a descender loop reaching back under the letter
+	// before (the g of "Dog" in italics) does not put its letter over that one.
+	coreExt := func(b *blob) (float64, float64) {
+		c0, c1 := math.Inf(1), math.Inf(-1)
+		if coreOverlap {
+			for _, p := range b.pix {
+				if f.inCore(p) {
+					u := f.u(p)
+					c0, c1 = math.Min(c0, u), math.Max(c1, u)
+				}
+			}
+		}
+		if c0 > c1 {
+			return b.u0, b.u1
+		}
+		return c0, c1
+	}
 	for merged := true; merged; {
 		merged = false
 		for i := 0; i+1 < len(blobs); i++ {
 			a, b := blobs[i], blobs[i+1]
-			ov := math.Min(a.u1, b.u1) - math.Max(a.u0, b.u0)
-			narrow := math.Min(a.u1-a.u0, b.u1-b.u0)
+			a0, a1 := coreExt(a)
+			b0, b1 := coreExt(b)
+			ov := math.Min(a1, b1) - math.Max(a0, b0)
+			narrow := math.Min(a1-a0, b1-b0)
 			if ov > 0.6*narrow {
 				a.u0, a.u1 = math.Min(a.u0, b.u0), math.Max(a.u1, b.u1)
 				a.pix = append(append([]int32{}, a.pix...), b.pix...)

@@ -1,0 +1,158 @@
+package ocr
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/internal/synth"
+)
+
+// wordStamp is one rendered word: its grey image over its box (sheet raster pixels) and
+// which of those pixels are its letters' exact ink.
+type wordStamp struct {
+	w, h int
+	grey []uint8
+	ink  []bool
+}
+
+// stampWord renders name upright in font at capMM (4 px/mm, plain paper) and cuts out its box.
+func stampWord(t *testing.T, name, font string, capMM float64) *wordStamp {
+	t.Helper()
+	var path string
+	for _, f := range synth.FontFiles {
+		if filepath.Base(f) == font {
+			path = f
+		}
+	}
+	sh, err := synth.RenderSheet(rand.New(rand.NewSource(7)), synth.SheetSpec{
+		Skills: []string{name}, Fonts: []string{path}, PxPerMM: 4, Ruled: -1,
+		MinCapMM: capMM, MaxCapMM: capMM, Upright: true,
+	})
+	if err != nil {
+		t.Skipf("render %s in %s: %v", name, font, err)
+	}
+	var box image.Rectangle
+	for _, le := range sh.Skills[0].Letters {
+		box = box.Union(le.Box)
+	}
+	box = box.Inset(-4)
+	st := &wordStamp{w: box.Dx(), h: box.Dy(), grey: make([]uint8, box.Dx()*box.Dy()), ink: make([]bool, box.Dx()*box.Dy())}
+	for y := 0; y < st.h; y++ {
+		for x := 0; x < st.w; x++ {
+			st.grey[y*st.w+x] = color.GrayModel.Convert(sh.Image.At(box.Min.X+x, box.Min.Y+y)).(color.Gray).Y
+		}
+	}
+	for _, le := range sh.Skills[0].Letters {
+		for y := 0; y < le.Box.Dy(); y++ {
+			for x := 0; x < le.Box.Dx(); x++ {
+				if le.Ink[y*le.Box.Dx()+x] != 0 {
+					st.ink[(le.Box.Min.Y-box.Min.Y+y)*st.w+le.Box.Min.X-box.Min.X+x] = true
+				}
+			}
+		}
+	}
+	return st
+}
+
+// paste draws the stamp turned by deg (clockwise, y down) with its centre at (cx, cy), the
+// darker pixel winning, and marks its ink pixels with id in owner.
+func (st *wordStamp) paste(canvas []uint8, owner []int, w, h int, cx, cy, deg float64, id int) {
+	c, s := math.Cos(deg*math.Pi/180), math.Sin(deg*math.Pi/180)
+	r := math.Hypot(float64(st.w), float64(st.h)) / 2
+	for y := max(0, int(cy-r)); y < min(h, int(cy+r)+1); y++ {
+		for x := max(0, int(cx-r)); x < min(w, int(cx+r)+1); x++ {
+			dx, dy := float64(x)-cx, float64(y)-cy
+			u := int(math.Round(c*dx + s*dy + float64(st.w)/2))
+			v := int(math.Round(-s*dx + c*dy + float64(st.h)/2))
+			if u < 0 || v < 0 || u >= st.w || v >= st.h {
+				continue
+			}
+			i := y*w + x
+			canvas[i] = min(canvas[i], st.grey[v*st.w+u])
+			if st.ink[v*st.w+u] {
+				owner[i] = id
+			}
+		}
+	}
+}
+
+// Two joined-up words written at different slants next to each other, the small one tucked
+// under the big one's first letters: their boxes overlap, their ink lies about 14 mm apart.
+// Word grouping must keep them apart (it once read them as one region, and neither skill
+// was found). The layout is that of a synthetic photo (seed 2, case-004).
+func TestSlantedWordsStayApart(t *testing.T) {
+	big := stampWord(t, "Etiquette", "DancingScript-Bold.otf", 15)
+	small := stampWord(t, "Persuasion", "dkgIt.ttf", 5)
+	const w, h = 640, 480
+	canvas := make([]uint8, w*h)
+	for i := range canvas {
+		canvas[i] = 235
+	}
+	owner := make([]int, w*h)
+	big.paste(canvas, owner, w, h, 330, 200, 10, 1)
+	small.paste(canvas, owner, w, h, 232, 266, 27, 2)
+	// The boxes overlap (as the ink's axis-aligned boxes), the ink does not come near.
+	var boxes [3]image.Rectangle
+	for i, o := range owner {
+		if o > 0 {
+			boxes[o] = boxes[o].Union(image.Rect(i%w, i/w, i%w+1, i/w+1))
+		}
+	}
+	if boxes[1].Intersect(boxes[2]).Empty() {
+		t.Fatalf("test layout: boxes %v and %v do not overlap", boxes[1], boxes[2])
+	}
+	var pix [3][]int
+	for i, o := range owner {
+		if o > 0 {
+			pix[o] = append(pix[o], i)
+		}
+	}
+	gap := math.Inf(1)
+	for _, p := range pix[1] {
+		for _, q := range pix[2] {
+			gap = math.Min(gap, math.Hypot(float64(p%w-q%w), float64(p/w-q/w)))
+		}
+	}
+	if gap < 30 {
+		t.Fatalf("test layout: the words' ink is %.0f px apart", gap)
+	}
+	t.Logf("boxes %v %v, ink %.0f px apart", boxes[1], boxes[2], gap)
+	m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, canvas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if d := os.Getenv("OCR_GROUPTEST_DUMP"); d != "" {
+		gocv.IMWrite(d, m)
+	}
+	empty := gocv.NewMat()
+	defer empty.Close()
+	im, err := extractInk(m, empty, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	regions := im.groupWords(wordGap)
+	found := [3]bool{}
+	for _, rg := range regions {
+		var n [3]int
+		for _, p := range rg.pix {
+			n[owner[p]]++
+		}
+		if n[1] > 50 && n[2] > 50 {
+			t.Errorf("one region holds both words: %d ink pixels of Etiquette, %d of Persuasion", n[1], n[2])
+		}
+		for k := 1; k <= 2; k++ {
+			found[k] = found[k] || n[k] > 50
+		}
+	}
+	if !found[1] || !found[2] {
+		t.Errorf("a word's ink is in no region: Etiquette %v, Persuasion %v", found[1], found[2])
+	}
+}
