@@ -84,7 +84,7 @@ folder beside it, with an audit manifest) before it is printed.`,
 	f.StringVar(&opts.Source, "source", "", "camera number, /dev/videoN, or a video file")
 	f.StringVar(&opts.Session, "session", "", "session manifest without photos: players, skills and tears in order")
 	f.StringVar(&opts.JSON, "json", "", "write the rulings document to this file (- for stdout at the end)")
-	f.StringVar(&opts.DB, "db", "", "session database (default: a temporary one, removed at exit)")
+	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the --session manifest, or in the working folder); the frames judged are kept beside it")
 	f.BoolVar(&opts.Display, "display", false, "show the live view and the last ruling in a window")
 	f.StringVar(&opts.HTTP, "http", "", "serve a page with the live view and the rulings on this address, e.g. :8080")
 	f.StringArrayVar(&opts.Players, "player", nil, "a player's name (repeat for each player, each with --skills)")
@@ -242,14 +242,16 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	// The session database and, beside it, the folder of the frames judged.
 	start := time.Now().UTC()
 	dbPath := opts.DB
-	var tmpDir string
 	if dbPath == "" {
-		if tmpDir, err = os.MkdirTemp("", "tearcam-watch-"); err != nil {
-			return fmt.Errorf("watch: %w", err)
+		// As audit's: every ruling is kept, so a session watched live can be audited later
+		// (beside the --session manifest, or in the working folder).
+		dir := "."
+		if opts.Session != "" {
+			dir = filepath.Dir(opts.Session)
 		}
-		defer os.RemoveAll(tmpDir)
-		dbPath = filepath.Join(tmpDir, "watch.db")
-		logf("no --db: rulings are kept only until exit")
+		if dbPath, err = defaultDB(opts.IO, dir); err != nil {
+			return err
+		}
 	}
 	framesDir := filepath.Join(strings.TrimSuffix(dbPath, filepath.Ext(dbPath))+"-frames",
 		pl.Name+"-"+start.Format("20060102T150405Z"))

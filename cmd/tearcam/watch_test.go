@@ -194,15 +194,18 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 	db := filepath.Join(dir, "watch.db")
 	out := filepath.Join(dir, "rulings.json")
 	iostreams, stdout, stderr := testIO()
-	args := []string{"--source", tv.Path, "--db", db, "--json", out, "--annotate", filepath.Join(dir, "annotated")}
+	args := []string{"--source", tv.Path, "--json", out, "--annotate", filepath.Join(dir, "annotated")}
 	lastDitch := 0
 	if scripted {
+		// Without --db the rulings are kept in tearcam.db next to the plan.
 		manifest := filepath.Join(dir, "plan.yaml")
 		require.NoError(t, os.WriteFile(manifest, []byte(tv.plan()), 0o644))
 		args = append(args, "--session", manifest)
+		db = filepath.Join(dir, "tearcam.db")
 		lastDitch = 1
 	} else {
 		iostreams.In = strings.NewReader(tv.announcements())
+		args = append(args, "--db", db)
 		args = append(args, tv.playerArgs()...)
 	}
 	var res *watch.Result
@@ -277,7 +280,7 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 	require.NoError(t, sdb.Close())
 
 	// `tearcam audit` on the recorded frames gives the same rulings.
-	manifests, _ := filepath.Glob(filepath.Join(dir, "watch-frames", "*", "session.yaml"))
+	manifests, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(db, ".db")+"-frames", "*", "session.yaml"))
 	require.Len(t, manifests, 1)
 	audited := auditFrames(t, manifests[0])
 	require.Len(t, audited.Players, len(doc.Players))
@@ -518,7 +521,7 @@ func TestWatchNoDisplayAndHTTP(t *testing.T) {
 	iostreams, stdout, stderr := testIO()
 	iostreams.In = strings.NewReader(tv.announcements())
 	pages := make(chan string, 2)
-	args := append([]string{"--source", tv.Path, "--display", "--http", "127.0.0.1:0", "--json", "-"}, tv.playerArgs()...)
+	args := append([]string{"--source", tv.Path, "--display", "--http", "127.0.0.1:0", "--json", "-", "--db", filepath.Join(t.TempDir(), "w.db")}, tv.playerArgs()...)
 	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
 		o.Ready = func(addr string) {
 			for _, path := range []string{"/", "/rulings.json"} {
