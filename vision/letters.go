@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"encoding/binary"
 	"image"
 	"math"
 	"sort"
@@ -18,14 +17,17 @@ import (
 // outlines of joined writing overlap their neighbours: a pixel inside several outlines
 // belongs to the letter whose outline centre is nearest (a Voronoi split), so a neighbour's
 // stroke crossing the tear does not reach into this letter. Each ink pixel is on the
-// before-sheet or not, and on the after-sheet or not; within the uncertainty radius
-// (letterUncertainMM plus the registration residual) of the tear, that is of a before-paper
-// pixel in the other after-state, it is uncertain; so is ink whose mask state differs from the
-// state of the paper around the ink (fillInkZone: ghost ink). Only ink decides: a letter is
-// gone if some of its ink was already off the before-sheet, cut if both sides hold certain
-// ink, on_sheet or removed if all of its ink is on one side and none is uncertain,
-// on_sheet_or_cut or removed_or_cut if one side holds certain ink and the rest is uncertain,
-// and ambiguous otherwise.
+// before-sheet or not, and on the after-sheet or not. The masks' tear line is not trusted
+// near ink (ghost ink: torn-off ink matching a dark table reads "paper"): fillInkZone
+// continues it across each letter's ink zone from the paper around the ink. An ink pixel is
+// uncertain when the continued tear line passes within the uncertainty radius
+// (letterUncertainMM plus the registration residual), or when the mask and the continued
+// line disagree on whether this tear removed it (holes at the ink in both masks, where
+// nothing was torn, are no doubt of this tear's). Only ink decides: a letter is gone if some
+// of its ink was already off the before-sheet, cut if both sides hold certain ink, on_sheet
+// or removed if the ink that may lie on the other side (certain there, or uncertain) stays
+// under the noise share letterSideFrac, on_sheet_or_cut or removed_or_cut if one side holds
+// certain ink and the rest is uncertain, and ambiguous otherwise.
 // An outline holding no ink at all is on_sheet when it lies wholly on the after-sheet away
 // from the tear, and unknown otherwise (nothing to measure).
 
@@ -48,8 +50,9 @@ const inkZoneMM = 0.75
 // fillInkZone returns copies of the sheet-frame masks (w x h bytes, non-zero = paper) in which,
 // inside each of the rectangles (pixels; the letters' boxes), every pixel within inkZoneMM of
 // the fresh sheet's ink (g: its grey image, ppm pixels per millimetre; ink is darker than the
-// mean of a 6 mm window by 15 levels) takes the value of the nearest pixel outside that zone
-// (distance transform with pixel labels). Outside the rectangles the copies equal the masks.
+// mean of a 6 mm window by 15 levels) takes the value the mask's boundary outside that zone,
+// continued across it, gives (interpolateZone). Outside the rectangles the copies equal the
+// masks.
 func fillInkZone(g []byte, w, h int, ppm float64, rects []image.Rectangle, masks ...[]byte) [][]byte {
 	out := make([][]byte, len(masks))
 	for i, m := range masks {
@@ -86,39 +89,134 @@ func fillInkZoneRect(full gocv.Mat, rc image.Rectangle, ppm float64, kernel gocv
 	gocv.AdaptiveThreshold(roi, &zone, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, 15)
 	gocv.Dilate(zone, &zone, kernel)
 	zb := zone.ToBytes()
-	cw := rc.Dx()
-	// Sites are the pixels outside the zone, labelled 1, 2, ... in raster order.
-	var site []int32
-	for i, z := range zb {
-		if z == 0 {
-			site = append(site, int32(i))
-		}
+	for k, m := range masks {
+		interpolateZone(m, out[k], zb, rc, w)
 	}
-	if len(site) == 0 {
-		return
-	}
-	dt, labels := gocv.NewMat(), gocv.NewMat()
-	defer dt.Close()
-	defer labels.Close()
-	gocv.DistanceTransform(zone, &dt, &labels, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(1))
-	lb := labels.ToBytes() // CV_32S, little-endian on every platform OpenCV builds for here
-	if len(lb) != 4*len(zb) {
-		return
-	}
-	for i, z := range zb {
-		if z == 0 {
+}
+
+// interpolateZone fills the zone pixels (zb non-zero, rc-sized) of out from mask m (both
+// full-frame, w wide) by continuing m's boundary across the zone: outside the zone each
+// pixel holds its signed distance to the nearest pixel of the other value outside the zone
+// (positive on paper), inside it the harmonic interpolation of those values (Laplace's
+// equation, relaxed); paper where it is positive. Where the nearest pixel outside the zone
+// puts a tear line crossing a letter's ink wherever the zone is thinnest, this continues the
+// line seen on either side of the ink (TestInterpolateZoneStraightTear). Measured inside the
+// letter boxes of the project's synthetic set (true remaining paper from the generator's
+// pieces, pixels within 5 mm of the true tear line): 5383 ink pixels of the raw after-mask on
+// the wrong side, 8763 with the nearest pixel outside the zone, 5831 with this; p90 of their
+// distance to the true line 1.95, 1.65 and 1.60 mm.
+func interpolateZone(m, out []byte, zb []byte, rc image.Rectangle, w int) {
+	cw, chh := rc.Dx(), rc.Dy()
+	n := cw * chh
+	full := func(i int) int { return (rc.Min.Y+i/cw)*w + rc.Min.X + i%cw }
+	var nP, nN int
+	for i := 0; i < n; i++ {
+		if zb[i] != 0 {
 			continue
 		}
-		l := int32(binary.LittleEndian.Uint32(lb[4*i:]))
-		if l < 1 || int(l) > len(site) {
-			continue
+		if m[full(i)] != 0 {
+			nP++
+		} else {
+			nN++
 		}
-		j := int(site[l-1])
-		fi := (rc.Min.Y+i/cw)*w + rc.Min.X + i%cw
-		fj := (rc.Min.Y+j/cw)*w + rc.Min.X + j%cw
-		for k, m := range masks {
-			out[k][fi] = m[fj]
+	}
+	if nP == 0 || nN == 0 {
+		v := byte(0)
+		if nP > 0 {
+			v = 255
 		}
+		for i := 0; i < n; i++ {
+			if zb[i] != 0 {
+				out[full(i)] = v
+			}
+		}
+		return
+	}
+	// Distances to the nearest non-zone paper pixel (toP) and non-paper pixel (toN).
+	srcP, srcN := make([]byte, n), make([]byte, n)
+	for i := 0; i < n; i++ {
+		srcP[i], srcN[i] = 255, 255
+		if zb[i] == 0 {
+			if m[full(i)] != 0 {
+				srcP[i] = 0
+			} else {
+				srcN[i] = 0
+			}
+		}
+	}
+	dist := func(src []byte) []float32 {
+		sm, err := gocv.NewMatFromBytes(chh, cw, gocv.MatTypeCV8UC1, src)
+		if err != nil {
+			return nil
+		}
+		defer sm.Close()
+		d, l := gocv.NewMat(), gocv.NewMat()
+		defer d.Close()
+		defer l.Close()
+		gocv.DistanceTransform(sm, &d, &l, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceTransformLabelTypes(0))
+		f, err := d.DataPtrFloat32()
+		if err != nil {
+			return nil
+		}
+		return append([]float32(nil), f...)
+	}
+	toP, toN := dist(srcP), dist(srcN)
+	if len(toP) != n || len(toN) != n {
+		return
+	}
+	s := make([]float32, n)
+	var zone []int
+	for i := 0; i < n; i++ {
+		switch {
+		case zb[i] != 0:
+			zone = append(zone, i)
+			s[i] = (toN[i] - toP[i]) / 2 // a start: positive nearer paper
+		case m[full(i)] != 0:
+			s[i] = toN[i]
+		default:
+			s[i] = -toP[i]
+		}
+	}
+	const omega = 1.8
+	for it := 0; it < 1000; it++ {
+		var change float32
+		for _, i := range zone {
+			x, y := i%cw, i/cw
+			var sum float32
+			k := 0
+			if x > 0 {
+				sum += s[i-1]
+				k++
+			}
+			if x < cw-1 {
+				sum += s[i+1]
+				k++
+			}
+			if y > 0 {
+				sum += s[i-cw]
+				k++
+			}
+			if y < chh-1 {
+				sum += s[i+cw]
+				k++
+			}
+			d := omega * (sum/float32(k) - s[i])
+			s[i] += d
+			if d < 0 {
+				d = -d
+			}
+			change = max(change, d)
+		}
+		if change < 1e-3 {
+			break
+		}
+	}
+	for _, i := range zone {
+		v := byte(0)
+		if s[i] > 0 {
+			v = 255
+		}
+		out[full(i)] = v
 	}
 }
 
@@ -380,7 +478,11 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 			}
 			continue
 		}
-		unc := ghostBefore || am[i] != amF[i] || near(i, bm, am, w, h, rad, false)
+		// Uncertain: the tear (as continued across the ink zone) passes within rad, or the
+		// mask and its filled copy disagree on whether this tear removed the pixel. A
+		// disagreement on whether it was paper before only (holes in both masks at the ink,
+		// nothing torn there) is not this tear's doubt.
+		unc := (bm[i] != 0 && am[i] == 0) != (bmF[i] != 0 && amF[i] == 0) || near(i, bmF, amF, w, h, rad, false)
 		switch {
 		case am[i] != 0 && unc:
 			onU++
@@ -393,14 +495,16 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 		}
 	}
 	k := max(letterMinPx, int(letterSideFrac*float64(len(ink))))
+	// Uncertain ink may lie on either side: a side is clear when the certain ink on the
+	// other side and all uncertain ink together stay under k.
 	switch {
 	case goneC >= k:
 		return judge.LetterGone
 	case remC >= k && onC >= k:
 		return judge.LetterCut
-	case remC+remU < k && onU == 0:
+	case remC+remU+onU < k:
 		return judge.LetterOnSheet
-	case onC+onU < k && remU == 0:
+	case onC+onU+remU < k:
 		return judge.LetterRemoved
 	case onC >= k:
 		return judge.LetterOnSheetOrCut // not removed whole, whatever the doubtful ink does
