@@ -45,13 +45,17 @@ const (
 
 // Manifest is a parsed session manifest (DESIGN.md "audit").
 type Manifest struct {
-	File        string         // the manifest's path as given (or the name given to Parse)
-	Dir         string         // the folder photo and template paths are relative to
-	PaperName   string         // as written: "a4", "letter" or "WxH" ("a4" when left out)
-	Paper       template.Paper //
-	TemplateRef string         // "default" or the template file's path as written
-	Template    template.Template
-	Players     []Player
+	File      string // the manifest's path as given (or the name given to Parse)
+	Dir       string // the folder photo and template paths are relative to
+	PaperName string // as written: "a4", "letter" or "WxH" ("a4" when left out)
+	// PaperAssumed: the manifest gives no paper, and A4 is assumed. A4 and US letter differ
+	// by 9% in shape, within what a photo's perspective hides: a letter sheet would be
+	// measured at the wrong scale, so callers say so.
+	PaperAssumed bool
+	Paper        template.Paper //
+	TemplateRef  string         // "default" or the template file's path as written
+	Template     template.Template
+	Players      []Player
 	// Missing lists, in Audit mode, the photos the manifest names that do not exist (or are
 	// not regular files), one *Error each. They are not a reason to refuse the manifest:
 	// the tear (or, for a sheet, the player's tears) is ruled undecided and every other
@@ -184,7 +188,7 @@ func Parse(name string, data []byte, mode Mode) (m *Manifest, err error) {
 
 	m = &Manifest{File: name, Dir: ".", PaperName: strings.TrimSpace(raw.Paper)}
 	if m.PaperName == "" {
-		m.PaperName = "a4"
+		m.PaperName, m.PaperAssumed = "a4", true
 	}
 	m.Paper, err = template.ParsePaper(m.PaperName)
 	if err != nil {

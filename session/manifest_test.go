@@ -32,6 +32,7 @@ func TestParseDesignExample(t *testing.T) {
 	m, err := Parse("session.yaml", []byte(designExample), Audit)
 	require.NoError(t, err)
 	assert.Equal(t, "a4", m.PaperName)
+	assert.False(t, m.PaperAssumed)
 	assert.Equal(t, 210.0, m.Paper.WidthMM)
 	assert.Equal(t, template.Default(), m.Template)
 	require.Len(t, m.Players, 1)
@@ -213,6 +214,9 @@ func TestParsePenaltyWithoutSkill(t *testing.T) {
 `), Audit)
 	require.NoError(t, err)
 	assert.Equal(t, Tear{Tear: judge.Tear{Kind: judge.KindPenalty}, Photo: "bo-2.jpg", Line: 7}, m.Players[0].Tears[1])
+	// No paper given: A4, and the manifest says it was assumed.
+	assert.Equal(t, "a4", m.PaperName)
+	assert.True(t, m.PaperAssumed)
 	_, err = Parse("session.yaml", []byte(`players:
   - name: Bo
     skills: [Archery, Cooking]

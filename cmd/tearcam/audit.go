@@ -128,6 +128,9 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	defer pl.Close()
+	if m.PaperAssumed {
+		fmt.Fprintf(opts.IO.ErrOut, "%s: no paper given: A4 assumed (a US letter sheet looks alike in a photo and would be measured at the wrong scale: say paper: letter)\n", opts.Manifest)
+	}
 
 	ref := &referee.Referee{Eye: pl, Reader: pl, DB: db, Session: store.SessionName(opts.Manifest, dbPath),
 		Command: "audit", Versions: versions(), Images: opts.Report != "" || opts.Annotate != ""}

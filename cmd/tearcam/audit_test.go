@@ -417,3 +417,20 @@ func TestAuditTableMarksUnmeasured(t *testing.T) {
 	assert.Contains(t, stdout, "    1  ann-1.jpg  use         Archery       valid\n"+
 		"       letters left: Archery 6, Tea Ceremony 11? (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)\n")
 }
+
+// A manifest that gives no paper is audited as A4, and the audit says so once on stderr: a US
+// letter sheet looks like A4 in a photo and would be measured at the wrong scale.
+func TestAuditSaysPaperAssumed(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	b, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(manifest, bytes.Replace(b, []byte("paper: a4\n"), nil, 1), 0o644))
+	code, _, stderr := execute(t, fakeAudit, manifest, "--json", filepath.Join(t.TempDir(), "r.json"), "--db", filepath.Join(t.TempDir(), "a.db"))
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, 1, strings.Count(stderr, manifest+": no paper given: A4 assumed (a US letter sheet looks alike in a photo and would be measured at the wrong scale: say paper: letter)\n"), stderr)
+
+	require.NoError(t, os.WriteFile(manifest, b, 0o644))
+	code, _, stderr = execute(t, fakeAudit, manifest, "--json", filepath.Join(t.TempDir(), "r.json"), "--db", filepath.Join(t.TempDir(), "b.db"))
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stderr, "no paper given")
+}
