@@ -31,6 +31,11 @@ func TestCandDiag(t *testing.T) {
 	defer m.Close()
 	empty := gocv.NewMat()
 	defer empty.Close()
+	if os.Getenv("OCR_CANDDIAG_MASK") == "full" {
+		// Paper over the whole image, as vision's mask is for a sheet filling the frame.
+		empty.Close()
+		empty = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), m.Rows(), m.Cols(), gocv.MatTypeCV8U)
+	}
 	im, err := extractInk(m, empty, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +47,16 @@ func TestCandDiag(t *testing.T) {
 	defer l.Close()
 	regions := im.groupWords(wordGap)
 	wl := whitelistFor(skills)
+	if os.Getenv("OCR_CANDDIAG_LIST") != "" {
+		n := 0
+		for i, rg := range regions {
+			cs := im.pieceRuns(rg, i)
+			n += len(cs)
+			t.Logf("region %d at (%.0f,%.0f)mm %.0fx%.0fpx comps %d: %d candidates", i, rg.cx/4, rg.cy/4, rg.u1-rg.u0, rg.v1-rg.v0, len(rg.comps), len(cs))
+		}
+		t.Logf("%d regions, %d candidates", len(regions), n)
+		return
+	}
 	for i, rg := range regions {
 		for _, c := range im.pieceRuns(rg, i) {
 			var views []*view

@@ -156,3 +156,69 @@ func TestSlantedWordsStayApart(t *testing.T) {
 		t.Errorf("a word's ink is in no region: Etiquette %v, Persuasion %v", found[1], found[2])
 	}
 }
+
+// A rectified photo whose paper fills the frame has a thin dark rim along the image's
+// border (the warp's edge). With vision's paper mask reaching the border, that rim is the
+// paper's edge, not ink: every word region is a skill's ink (a rim once made 90 word
+// candidates on a sheet of six skills, and the sheet was taken for a printed page).
+func TestImageBorderRimIsNoInk(t *testing.T) {
+	sh, err := synth.RenderSheet(rand.New(rand.NewSource(3)), synth.SheetSpec{PxPerMM: 4, Ruled: -1})
+	if err != nil {
+		t.Skipf("render: %v", err)
+	}
+	m := sheetMat(t, sh)
+	defer m.Close()
+	w, h := m.Cols(), m.Rows()
+	rim := func(y, x int) {
+		for c := 0; c < 3; c++ {
+			m.SetUCharAt(y, 3*x+c, 150)
+		}
+	}
+	// A broken rim (JPEG blocks and the warp's interpolation leave it dashed): each piece
+	// shorter than a drawing or a stain is.
+	for x := 0; x < w; x++ {
+		if x%40 >= 32 {
+			continue
+		}
+		for _, y := range []int{0, h - 1} {
+			rim(y, x)
+		}
+	}
+	for y := 0; y < h; y++ {
+		if y%40 >= 32 {
+			continue
+		}
+		for _, x := range []int{0, w - 1} {
+			rim(y, x)
+		}
+	}
+	mask := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), h, w, gocv.MatTypeCV8U)
+	defer mask.Close()
+	im, err := extractInk(m, mask, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	regions := im.groupWords(wordGap)
+	if len(regions) < len(sh.Skills) {
+		t.Errorf("%d word regions for %d skills", len(regions), len(sh.Skills))
+	}
+	for _, rg := range regions {
+		onSkill := false
+		for _, p := range rg.pix {
+			x, y := int(p)%im.w, int(p)/im.w
+			for _, sk := range sh.Skills {
+				for _, le := range sk.Letters {
+					if image.Pt(x, y).In(le.Box.Inset(-4)) {
+						onSkill = true
+					}
+				}
+			}
+			if onSkill {
+				break
+			}
+		}
+		if !onSkill {
+			t.Errorf("word region at (%.0f, %.0f) mm, %.0f px long, holds no skill's ink", rg.cx/4, rg.cy/4, rg.u1-rg.u0)
+		}
+	}
+}

@@ -129,6 +129,18 @@ func extractInk(sheet, mask gocv.Mat, pxPerMM float64) (*inkMap, error) {
 		}
 		paper = make([]uint8, len(p))
 		copy(paper, p)
+		// The erosion leaves the image's own border alone (OpenCV erodes as if paper went
+		// on beyond it); where the paper reaches the border of the rectified image, that
+		// border is its edge too, and the warp's dark rim there is no ink (a one-pixel
+		// line along a whole side read as dozens of word candidates).
+		r := e / 2
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if x < r || y < r || x >= w-r || y >= h-r {
+					paper[y*w+x] = 0
+				}
+			}
+		}
 		for i := range dark {
 			if paper[i] == 0 {
 				dark[i] = 0
