@@ -292,6 +292,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 
 	// Outlines and tear lines, and the template in each piece.
 	var same []string
+	var ink []byte // inkZone of the fresh sheet, for sameLook
+	if len(pieces) > 0 && img != nil && bimg != nil {
+		ink = inkZone(freshGray(before), w, h, ppm) // a registered sheet carries the fresh one's
+	}
 	for _, p := range pieces {
 		pm := make([]byte, w*h)
 		box := image.Rectangle{Min: image.Pt(w, h)}
@@ -306,7 +310,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		pmat := newMask(w, h, pm)
 		// A piece the photo before showed as the after photo does (not paper): the before
 		// mask took the table for paper there (sameLook), nothing was torn off.
-		if sameLook(bimg, img, bm, am, pm, box, w, h, ppm, 'a') {
+		if sameLook(bimg, img, bm, am, ink, pm, box, w, h, ppm, 'a') {
 			c := box.Min.Add(box.Max).Div(2)
 			same = append(same, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm))
 		}

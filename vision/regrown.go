@@ -126,5 +126,5 @@ func tableTakenForPaper(before, after *SheetImage, labels gocv.Mat, bl int32, d 
 			}
 		}
 	}
-	return sameLook(bi, ai, before.Mask.ToBytes(), after.Mask.ToBytes(), patch, box, w, h, after.PxPerMM, 'b')
+	return sameLook(bi, ai, before.Mask.ToBytes(), after.Mask.ToBytes(), inkZone(after.inkGray, w, h, after.PxPerMM), patch, box, w, h, after.PxPerMM, 'b')
 }

@@ -25,7 +25,34 @@ const (
 	// much (relative colour, Euclidean over B, G, R); a table the colour of the paper cannot
 	// be told by colour.
 	sameLookMinContrast = 0.1
+	// sameLookInkMM: the paper compared with leaves out the fresh sheet's ink and this much
+	// around it. Beside ink the change test cannot tell the table from paper (the fresh
+	// sheet's 5x5 interval spans ink to paper), so both masks can keep "ghost" paper of a
+	// torn-away word there (seen about 5 px = 1.25 mm from the ink mask on seed 5
+	// case-019): compared with that table, a patch of table looked like paper in both photos.
+	sameLookInkMM = 1.5
 )
+
+// inkZone is the fresh sheet's ink (pixels of its grey image g, w x h, darker than the
+// 6 mm mean by 20 levels, as freshInk) grown by sameLookInkMM: 255 inside. nil without g.
+func inkZone(g []byte, w, h int, ppm float64) []byte {
+	if len(g) != w*h {
+		return nil
+	}
+	gm, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, g)
+	if err != nil {
+		return nil
+	}
+	defer gm.Close()
+	th := gocv.NewMat()
+	defer th.Close()
+	gocv.AdaptiveThreshold(gm, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, 20)
+	r := int(math.Ceil(sameLookInkMM * ppm))
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*r+1, 2*r+1))
+	defer k.Close()
+	gocv.Dilate(th, &th, k)
+	return th.ToBytes()
+}
 
 // sheetBGR returns a sheet image's BGR bytes (frame layout w x h), nil when it has none.
 func sheetBGR(s *SheetImage, w, h int) []byte {
@@ -45,9 +72,10 @@ func sheetBGR(s *SheetImage, w, h int) []byte {
 // show the same, not paper, in both photos bi and ai (BGR bytes), each relative to the
 // median colour of the paper both masks (bm, am) keep around the patch: within 4 mm of box,
 // or farther (up to 32 mm) when too little paper is that close (a patch inside an earlier
-// hole). notPaper says which photo must show the patch unlike paper: 'a' the later photo
-// (ai), 'b' the photo before (bi). False when it cannot tell.
-func sameLook(bi, ai, bm, am, patch []byte, box image.Rectangle, w, h int, ppm float64, notPaper byte) bool {
+// hole), leaving out the pixels ink marks (inkZone; nil: none). notPaper says which photo
+// must show the patch unlike paper: 'a' the later photo (ai), 'b' the photo before (bi).
+// False when it cannot tell.
+func sameLook(bi, ai, bm, am, ink, patch []byte, box image.Rectangle, w, h int, ppm float64, notPaper byte) bool {
 	if bi == nil || ai == nil || box.Empty() {
 		return false
 	}
@@ -68,7 +96,7 @@ func sameLook(bi, ai, bm, am, patch []byte, box image.Rectangle, w, h int, ppm f
 						pb[c][bi[3*i+c]]++
 						pa[c][ai[3*i+c]]++
 					}
-				case bm[i] != 0 && am[i] != 0:
+				case bm[i] != 0 && am[i] != 0 && (ink == nil || ink[i] == 0):
 					nring++
 					for c := 0; c < 3; c++ {
 						rb[c][bi[3*i+c]]++
