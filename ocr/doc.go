@@ -5,7 +5,9 @@
 // job as recognition among a few known names:
 //
 //   - Ink: darker than the local paper (grey closing as the paper level), with the printed
-//     lines of ruled paper wiped; images are analysed at 4 px/mm whatever their scale.
+//     lines of ruled paper wiped; a faint word beside much darker ink kept when each of its
+//     marks holds a letter's worth of ink near the threshold; images are analysed at 4 px/mm
+//     whatever their scale.
 //   - Words: connected components grouped at their own letter size (the core band of joined-up
 //     writing, so ascenders do not glue lines together; next to a slanted joined-up word, by
 //     the distance of the ink, not of the boxes), then pieces in line with each other joined

@@ -222,3 +222,70 @@ func TestImageBorderRimIsNoInk(t *testing.T) {
 		}
 	}
 }
+
+// A faint word (light pencil) on a sheet also written on in black: the darker ink sets the
+// threshold, and no pixel of the faint word reaches it. Its letters, each with a letter's
+// worth of ink above two thirds of the threshold, are ink all the same (without: none of its
+// pixels; synthetic photo seed 3, case-016: Disguise in light pencil was found nowhere).
+func TestFaintWordNextToBlackInk(t *testing.T) {
+	var path string
+	for _, f := range synth.FontFiles {
+		if filepath.Base(f) == "ComicNeue-Light.otf" {
+			path = f
+		}
+	}
+	sh, err := synth.RenderSheet(rand.New(rand.NewSource(5)), synth.SheetSpec{
+		Skills: []string{"Disguise", "Calligraphy", "Brewing"}, Fonts: []string{path}, PxPerMM: 4, Ruled: -1,
+		MinCapMM: 7, MaxCapMM: 9,
+	})
+	if err != nil {
+		t.Skipf("render: %v", err)
+	}
+	m := sheetMat(t, sh)
+	defer m.Close()
+	// The first skill's ink faded to half its contrast with the paper, the others made
+	// black.
+	for k, sk := range sh.Skills {
+		for _, le := range sk.Letters {
+			for y := le.Box.Min.Y; y < le.Box.Max.Y; y++ {
+				for x := le.Box.Min.X; x < le.Box.Max.X; x++ {
+					for c := 0; c < 3; c++ {
+						p := float64(m.GetUCharAt(le.Box.Min.Y, 3*le.Box.Min.X+c))
+						v := float64(m.GetUCharAt(y, 3*x+c))
+						f := 0.5
+						if k > 0 {
+							f = 1.6
+						}
+						m.SetUCharAt(y, 3*x+c, uint8(math.Max(0, math.Min(255, p-(p-v)*f))))
+					}
+				}
+			}
+		}
+	}
+	empty := gocv.NewMat()
+	defer empty.Close()
+	im, err := extractInk(m, empty, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range sh.Skills {
+		total, found := 0, 0
+		for _, le := range sk.Letters {
+			for y := 0; y < le.Box.Dy(); y++ {
+				for x := 0; x < le.Box.Dx(); x++ {
+					if le.Ink[y*le.Box.Dx()+x] == 0 {
+						continue
+					}
+					total++
+					if im.label[(le.Box.Min.Y+y)*im.w+le.Box.Min.X+x] != 0 {
+						found++
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d of %d ink pixels found", sk.Name, found, total)
+		if float64(found) < 0.6*float64(total) {
+			t.Errorf("%s: only %d of its %d ink pixels found as ink", sk.Name, found, total)
+		}
+	}
+}

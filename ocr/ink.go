@@ -213,6 +213,13 @@ func (im *inkMap) removeRuling(diff gocv.Mat) error {
 	return nil
 }
 
+// faintLevel (of the threshold) and faintMM2: a component with that much ink that dark is
+// kept although no pixel reaches the threshold (0 disables).
+var (
+	faintLevel = 0.65
+	faintMM2   = 1.0
+)
+
 // threshold picks the ink threshold (Otsu on the darkness, within sane bounds), labels
 // components with hysteresis (pixels above half the threshold joined to ones above it),
 // drops specks and stretches the darkness map.
@@ -233,6 +240,11 @@ func (im *inkMap) threshold() {
 	}
 	comps := make([]component, n)
 	strong := make([]bool, n)
+	// A faint stroke (pencil on a sheet also written on in black felt, which sets the
+	// threshold) holds no pixel above hi: a letter's worth of ink above faintLevel of it
+	// makes it ink too.
+	faint := make([]int, n)
+	fl := uint8(max(28, int(faintLevel*float64(t))))
 	for i, l := range im.label {
 		if l == 0 {
 			continue
@@ -242,6 +254,13 @@ func (im *inkMap) threshold() {
 		if im.dark[i] >= hi {
 			strong[l-1] = true
 		}
+		if im.dark[i] >= fl {
+			faint[l-1]++
+		}
+	}
+	faintArea := int(math.Ceil(faintMM2 * im.pxPerMM * im.pxPerMM))
+	for i := range strong {
+		strong[i] = strong[i] || faintLevel > 0 && faint[i] >= faintArea
 	}
 	minArea := max(4, int(0.12*im.pxPerMM*im.pxPerMM))
 	maxSide := 150 * im.pxPerMM
