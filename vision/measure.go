@@ -291,7 +291,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	m.EdgeToEdge = res.EdgeToEdge
 
 	// Outlines and tear lines, and the template in each piece.
-	var same []string
+	var same, shown []string
 	var ink []byte // inkZone of the fresh sheet, for sameLook
 	if len(pieces) > 0 && img != nil && bimg != nil {
 		ink = inkZone(freshGray(before), w, h, ppm) // a registered sheet carries the fresh one's
@@ -313,6 +313,16 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		if sameLook(bimg, img, bm, am, ink, pm, box, w, h, ppm, 'a') {
 			c := box.Min.Add(box.Max).Div(2)
 			same = append(same, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm))
+		}
+		// A piece that still shows the fresh sheet's writing or ruling is paper the after
+		// mask missed (inkshown.go).
+		if g0 := freshGray(before); img != nil && len(g0) == w*h {
+			pad := int(math.Ceil(4 * ppm))
+			ga := greyIn(img, w, h, image.Rect(box.Min.X-pad, box.Min.Y-pad, box.Max.X+pad, box.Max.Y+pad).Intersect(image.Rect(0, 0, w, h)))
+			if ok, inkMM2, frac := inkShownCheck(g0, ga, pm, box, w, h, ppm); ok {
+				c := box.Min.Add(box.Max).Div(2)
+				shown = append(shown, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm: %.0f%% of its %.0f mm² of writing or ruling", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm, 100*frac, inkMM2))
+			}
 		}
 		outline, tears := pieceOutline(pmat, nearOuter, w, ppm)
 		res.PieceOutlines = append(res.PieceOutlines, outline)
@@ -413,6 +423,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if len(same) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
 			Text: fmt.Sprintf("removed piece (%s) looks the same in the photo before this tear as in this one, not like paper: the photo before may have had no paper there (its paper mask taking the table for paper)", strings.Join(same, "; "))})
+	}
+	if len(shown) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+			Text: fmt.Sprintf("removed piece (%s) still shows the fresh sheet's writing or ruling in this photo: it may be paper the paper mask missed", strings.Join(shown, "; "))})
 	}
 	if len(unseen) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutEdgeToEdge,

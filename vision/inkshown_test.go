@@ -1,0 +1,56 @@
+package vision
+
+import (
+	"image"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// inkShownCheck on a ruled sheet (a 0.5 mm blue-grey line every 8 mm) at 4 px/mm, 80 x 80 mm,
+// and a removed piece of 30 x 30 mm in its middle: the after photo showing the sheet there
+// (paper the mask missed) is caught; a flat table, a grainy table and a piece without ink are not.
+func TestInkShownCheck(t *testing.T) {
+	const ppm, w, h = 4.0, 320, 320
+	ruled := make([]byte, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			ruled[y*w+x] = 230
+			if y%32 < 2 { // 0.5 mm every 8 mm
+				ruled[y*w+x] = 150
+			}
+		}
+	}
+	piece := make([]byte, w*h)
+	box := image.Rect(100, 100, 220, 220)
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			piece[y*w+x] = 255
+		}
+	}
+	flat := make([]byte, w*h)
+	grain := make([]byte, w*h)
+	rng := rand.New(rand.NewSource(1))
+	for i := range flat {
+		flat[i] = 90
+		grain[i] = byte(70 + rng.Intn(50))
+	}
+	blank := make([]byte, w*h)
+	for i := range blank {
+		blank[i] = 230
+	}
+
+	ok, inkMM2, frac := inkShownCheck(ruled, ruled, piece, box, w, h, ppm)
+	assert.True(t, ok, "the sheet still there")
+	// 30 mm square less 1.5 mm at each side: 27 x 27 mm, crossed by 3 or 4 lines 0.5 mm thick.
+	assert.InDelta(t, 27*0.5*3.5, inkMM2, 27*0.5)
+	assert.Equal(t, 1.0, frac)
+	ok, _, _ = inkShownCheck(ruled, flat, piece, box, w, h, ppm)
+	assert.False(t, ok, "a flat table")
+	ok, _, frac = inkShownCheck(ruled, grain, piece, box, w, h, ppm)
+	assert.False(t, ok, "a grainy table shows 'ink' as often away from the lines (%.2f)", frac)
+	ok, inkMM2, _ = inkShownCheck(blank, blank, piece, box, w, h, ppm)
+	assert.False(t, ok, "no writing or ruling: no evidence")
+	assert.Zero(t, inkMM2)
+}
