@@ -53,4 +53,28 @@ func TestInkShownCheck(t *testing.T) {
 	ok, inkMM2, _ = inkShownCheck(blank, blank, piece, box, w, h, ppm)
 	assert.False(t, ok, "no writing or ruling: no evidence")
 	assert.Zero(t, inkMM2)
+
+	// A small hole (6 x 6 mm) through a word written solid: no part of it lies 2 mm away
+	// from the ink, so wood grain seen through it cannot be told from the writing.
+	word := make([]byte, w*h)
+	for i := range word {
+		word[i] = 230
+	}
+	small := make([]byte, w*h)
+	hole := image.Rect(148, 148, 172, 172)
+	for y := 140; y < 180; y++ {
+		for x := 140; x < 180; x++ {
+			if (x/3)%2 == 0 { // strokes 0.75 mm wide, 0.75 mm apart
+				word[y*w+x] = 60
+			}
+		}
+	}
+	for y := hole.Min.Y; y < hole.Max.Y; y++ {
+		for x := hole.Min.X; x < hole.Max.X; x++ {
+			small[y*w+x] = 255
+		}
+	}
+	ok, inkMM2, _ = inkShownCheck(word, grain, small, hole, w, h, ppm)
+	assert.False(t, ok, "a small hole through writing, wood seen through it")
+	assert.GreaterOrEqual(t, inkMM2, inkShownMinMM2)
 }
