@@ -362,36 +362,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	m.PaperFitsTemplate = res.PaperFits
 	if maybe != nil {
 		mo := partialDoubts(res, maybe, bm, removed, nearOuter, touch, lb, keep, w, h, ppm)
-		if !res.TemplateFits && res.Pieces > 0 {
+		if !res.TemplateFits && res.Pieces > 0 && mayFitWith(removed, mo, w, h, ppm, t) {
 			// The template might fit once the maybe paper beside the pieces is added.
-			u := append([]byte(nil), removed...)
-			for i, v := range mo {
-				if v != 0 {
-					u[i] = 255
-				}
-			}
-			um := newMask(w, h, u)
-			fu, err := FitTemplateDetail(um, ppm, t)
-			um.Close()
-			if err == nil && (fu.Fits || fu.Near) {
-				m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutTemplateFits,
-					Text: "the template may fit in a removed piece together with paper lost outside the view of a photo that cut the sheet off"})
-			}
+			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutTemplateFits,
+				Text: "the template may fit in a removed piece together with paper lost outside the view of a photo that cut the sheet off"})
 		}
-		if !res.PaperFits && len(after.unknown) == w*h {
-			u := after.Mask.ToBytes()
-			for i, v := range after.unknown {
-				if v != 0 {
-					u[i] = 255
-				}
-			}
-			um := newMask(w, h, u)
-			fu, err := FitTemplateDetail(um, ppm, t)
-			um.Close()
-			if err == nil && (fu.Fits || fu.Near) {
-				m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPaperFits,
-					Text: "the template may fit on the remaining paper where the photo cut the sheet off"})
-			}
+		if !res.PaperFits && len(after.unknown) == w*h && mayFitWith(after.Mask.ToBytes(), after.unknown, w, h, ppm, t) {
+			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPaperFits,
+				Text: "the template may fit on the remaining paper where the photo cut the sheet off"})
 		}
 	}
 
@@ -907,4 +885,20 @@ func coveredPieces(foreign, ob []byte, lb []int32, keep []int, np, w int, ppm fl
 		return ""
 	}
 	return fmt.Sprintf("something covers the sheet at %s (%.0f mm² that looks like neither paper nor the table): not measured as torn paper", strings.Join(parts, ", "), float64(total)/(ppm*ppm))
+}
+
+// mayFitWith reports whether the template t fits, or nearly fits (within NearFitMM), in the
+// region mask (w x h, non-zero inside; ppm pixels per millimetre) together with the pixels of
+// extra: paper that may be there but was not seen (a photo that cut the sheet off).
+func mayFitWith(mask, extra []byte, w, h int, ppm float64, t template.Template) bool {
+	u := append([]byte(nil), mask...)
+	for i, v := range extra {
+		if v != 0 {
+			u[i] = 255
+		}
+	}
+	um := newMask(w, h, u)
+	defer um.Close()
+	fu, err := FitTemplateDetail(um, ppm, t)
+	return err == nil && (fu.Fits || fu.Near)
 }
