@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math"
 
@@ -23,31 +24,14 @@ const (
 	inkShownAwayMM  = 2.0 // "away from the ink": this far from any
 )
 
-// greyIn returns a w x h grey image holding bgr's (BGR bytes, w x h) grey values inside r
-// (cv::COLOR_BGR2GRAY weights) and 0 elsewhere.
-func greyIn(bgr []byte, w, h int, r image.Rectangle) []byte {
-	g := make([]byte, w*h)
-	if len(bgr) != 3*w*h {
-		return nil
-	}
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			i := y*w + x
-			b, gg, rr := float64(bgr[3*i]), float64(bgr[3*i+1]), float64(bgr[3*i+2])
-			g[i] = byte(math.Round(0.114*b + 0.587*gg + 0.299*rr))
-		}
-	}
-	return g
-}
-
 // inkShownCheck reports whether the removed piece pm (frame layout w x h, non-zero; inside
-// box) still shows the fresh sheet's ink in the after photo: g0 is the fresh sheet's grey image,
-// ga the after photo's grey image (both w x h, in the sheet frame; ga needs only box and 4 mm
-// around it), ppm pixels per millimetre. The ink is found as freshInk and inkMissing find it
+// box) still shows the fresh sheet's ink in the after photo: g0 is the fresh sheet's grey image
+// (w x h), ai the after photo's BGR bytes (3 x w x h), both in the sheet frame; ppm pixels per
+// millimetre. Only box and 4 mm around it are read. The ink is found as freshInk and inkMissing find it
 // (OpenCV's adaptive threshold over a 6 mm window). It also returns the fresh ink area inside
 // the piece (mm²) and the share of it shown.
-func inkShownCheck(g0, ga, pm []byte, box image.Rectangle, w, h int, ppm float64) (bool, float64, float64) {
-	if len(g0) != w*h || len(ga) != w*h || len(pm) != w*h {
+func inkShownCheck(g0, ai, pm []byte, box image.Rectangle, w, h int, ppm float64) (bool, float64, float64) {
+	if len(g0) != w*h || len(ai) != 3*w*h || len(pm) != w*h {
 		return false, 0, 0
 	}
 	pad := int(math.Ceil(4 * ppm))
@@ -79,8 +63,21 @@ func inkShownCheck(g0, ga, pm []byte, box image.Rectangle, w, h int, ppm float64
 		}
 		return dst.ToBytes()
 	}
-	ink := func(b []byte, c float32) gocv.Mat {
-		g := crop(b)
+	afterGrey := func() gocv.Mat {
+		sub := make([]byte, 3*rw*rh)
+		for y := 0; y < rh; y++ {
+			copy(sub[3*y*rw:3*(y+1)*rw], ai[3*((r.Min.Y+y)*w+r.Min.X):3*((r.Min.Y+y)*w+r.Max.X)])
+		}
+		m, err := gocv.NewMatFromBytes(rh, rw, gocv.MatTypeCV8UC3, sub)
+		if err != nil {
+			panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", rw, rh, err)) // programming error
+		}
+		defer m.Close()
+		g := gocv.NewMat()
+		gocv.CvtColor(m, &g, gocv.ColorBGRToGray)
+		return g
+	}
+	ink := func(g gocv.Mat, c float32) gocv.Mat {
 		defer g.Close()
 		th := gocv.NewMat()
 		gocv.AdaptiveThreshold(g, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, c)
@@ -89,9 +86,9 @@ func inkShownCheck(g0, ga, pm []byte, box image.Rectangle, w, h int, ppm float64
 	pc := crop(pm)
 	defer pc.Close()
 	core := shape(pc, inkShownInsetMM, false)
-	fm := ink(g0, 20) // the fresh sheet's ink, as freshInk
+	fm := ink(crop(g0), 20) // the fresh sheet's ink, as freshInk
 	defer fm.Close()
-	am := ink(ga, 8) // what the after photo shows as ink, as inkMissing
+	am := ink(afterGrey(), 8) // what the after photo shows as ink, as inkMissing
 	defer am.Close()
 	fi := fm.ToBytes()
 	seen := shape(am, 1, true) // registration and blur

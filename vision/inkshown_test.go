@@ -41,16 +41,16 @@ func TestInkShownCheck(t *testing.T) {
 		blank[i] = 230
 	}
 
-	ok, inkMM2, frac := inkShownCheck(ruled, ruled, piece, box, w, h, ppm)
+	ok, inkMM2, frac := inkShownCheck(ruled, bgrOf(ruled), piece, box, w, h, ppm)
 	assert.True(t, ok, "the sheet still there")
 	// 30 mm square less 1.5 mm at each side: 27 x 27 mm, crossed by 3 or 4 lines 0.5 mm thick.
 	assert.InDelta(t, 27*0.5*3.5, inkMM2, 27*0.5)
 	assert.Equal(t, 1.0, frac)
-	ok, _, _ = inkShownCheck(ruled, flat, piece, box, w, h, ppm)
+	ok, _, _ = inkShownCheck(ruled, bgrOf(flat), piece, box, w, h, ppm)
 	assert.False(t, ok, "a flat table")
-	ok, _, frac = inkShownCheck(ruled, grain, piece, box, w, h, ppm)
+	ok, _, frac = inkShownCheck(ruled, bgrOf(grain), piece, box, w, h, ppm)
 	assert.False(t, ok, "a grainy table shows 'ink' as often away from the lines (%.2f)", frac)
-	ok, inkMM2, _ = inkShownCheck(blank, blank, piece, box, w, h, ppm)
+	ok, inkMM2, _ = inkShownCheck(blank, bgrOf(blank), piece, box, w, h, ppm)
 	assert.False(t, ok, "no writing or ruling: no evidence")
 	assert.Zero(t, inkMM2)
 
@@ -74,7 +74,16 @@ func TestInkShownCheck(t *testing.T) {
 			small[y*w+x] = 255
 		}
 	}
-	ok, inkMM2, _ = inkShownCheck(word, grain, small, hole, w, h, ppm)
+	ok, inkMM2, _ = inkShownCheck(word, bgrOf(grain), small, hole, w, h, ppm)
 	assert.False(t, ok, "a small hole through writing, wood seen through it")
 	assert.GreaterOrEqual(t, inkMM2, inkShownMinMM2)
+}
+
+// bgrOf is the grey image g as BGR bytes (the three channels equal).
+func bgrOf(g []byte) []byte {
+	b := make([]byte, 3*len(g))
+	for i, v := range g {
+		b[3*i], b[3*i+1], b[3*i+2] = v, v, v
+	}
+	return b
 }

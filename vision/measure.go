@@ -316,10 +316,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 		// A piece that still shows the fresh sheet's writing or ruling is paper the after
 		// mask missed (inkshown.go).
-		if g0 := freshGray(before); img != nil && len(g0) == w*h {
-			pad := int(math.Ceil(4 * ppm))
-			ga := greyIn(img, w, h, image.Rect(box.Min.X-pad, box.Min.Y-pad, box.Max.X+pad, box.Max.Y+pad).Intersect(image.Rect(0, 0, w, h)))
-			if ok, inkMM2, frac := inkShownCheck(g0, ga, pm, box, w, h, ppm); ok {
+		if img != nil {
+			if ok, inkMM2, frac := inkShownCheck(freshGray(before), img, pm, box, w, h, ppm); ok {
 				c := box.Min.Add(box.Max).Div(2)
 				shown = append(shown, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm: %.0f%% of its %.0f mm² of writing or ruling", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm, 100*frac, inkMM2))
 			}

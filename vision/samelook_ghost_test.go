@@ -1,12 +1,10 @@
 package vision
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"tearcam/internal/synth"
 	"tearcam/judge"
 	"tearcam/template"
 )
@@ -21,21 +19,9 @@ import (
 // ink zone left out of the comparison it looks like the table in both, a doubt about the
 // removal (or the piece is gone), never a certain second piece.
 func TestGhostWordSameLook(t *testing.T) {
-	dir := filepath.Join("testdata", "seed5-case019")
-	tr, err := synth.LoadTruth(dir)
-	require.NoError(t, err)
-	pl := tr.Players[0]
-	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	pl, fresh, register := bundledCase(t, "seed5-case019")
 	defer fresh.Close()
-	reg := func(f string) *SheetImage {
-		img, err := ReadImage(filepath.Join(dir, f))
-		require.NoError(t, err)
-		defer img.Close()
-		s, err := Register(fresh, img)
-		require.NoError(t, err)
-		return s
-	}
-	b, a := reg(pl.Tears[2].Photo.File), reg(pl.Tears[3].Photo.File)
+	b, a := register(pl.Tears[2].Photo.File), register(pl.Tears[3].Photo.File)
 	defer b.Close()
 	defer a.Close()
 	res, err := Measure(b, a, nil, template.Default())

@@ -82,17 +82,9 @@ func maskMisses(t *testing.T, truth, got []byte, w, h int, ppm, tolMM float64) (
 // refused the next two tears ("paper that the sheet before this tear lacked"). The mask must
 // now equal the truth within 1 mm.
 func TestShadedCornerLighting(t *testing.T) {
-	dir := filepath.Join("testdata", "seed5-case007")
-	tr, err := synth.LoadTruth(dir)
-	require.NoError(t, err)
-	pl := tr.Players[0]
-	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	pl, fresh, register := bundledCase(t, "seed5-case007")
 	defer fresh.Close()
-	img, err := ReadImage(filepath.Join(dir, pl.Tears[2].Photo.File))
-	require.NoError(t, err)
-	after, err := Register(fresh, img)
-	img.Close()
-	require.NoError(t, err)
+	after := register(pl.Tears[2].Photo.File)
 	defer after.Close()
 	w, h := after.Mask.Cols(), after.Mask.Rows()
 	truth := truthPaperInFrame(fresh, pl, 3, w, h)
@@ -125,21 +117,9 @@ func countNonZero(b []byte) float64 {
 // prediction stayed too bright. It was measured as a second removed piece of 158 mm². Where
 // the table's colour is that guess, the table must be twice as near as the paper.
 func TestShadedMidSheetPieces(t *testing.T) {
-	dir := filepath.Join("testdata", "seed3-case003")
-	tr, err := synth.LoadTruth(dir)
-	require.NoError(t, err)
-	pl := tr.Players[0]
-	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	pl, fresh, register := bundledCase(t, "seed3-case003")
 	defer fresh.Close()
-	reg := func(f string) *SheetImage {
-		img, err := ReadImage(filepath.Join(dir, f))
-		require.NoError(t, err)
-		defer img.Close()
-		s, err := Register(fresh, img)
-		require.NoError(t, err)
-		return s
-	}
-	b, a := reg(pl.Tears[1].Photo.File), reg(pl.Tears[3].Photo.File)
+	b, a := register(pl.Tears[1].Photo.File), register(pl.Tears[3].Photo.File)
 	defer b.Close()
 	defer a.Close()
 
@@ -160,4 +140,25 @@ func TestShadedMidSheetPieces(t *testing.T) {
 	t.Logf("pieces %d, %.0f mm² (truth %d, %.0f mm²), doubts %v", m.Pieces, m.RemovedAreaMM2, len(want.Pieces), want.RemovedAreaMM2, m.Uncertain)
 	require.Equal(t, len(want.Pieces), m.Pieces, "before: a second piece of 158 mm² at (128, 102) mm")
 	require.InEpsilon(t, want.RemovedAreaMM2, m.RemovedAreaMM2, 0.1)
+}
+
+// bundledCase is a synthetic case kept in vision/testdata (name: its folder): its truth's
+// first player, that player's fresh sheet (the caller closes it) and register, which registers
+// one of the case's photos to the fresh sheet (the caller closes the result).
+func bundledCase(t *testing.T, name string) (synth.PlayerTruth, *SheetImage, func(file string) *SheetImage) {
+	t.Helper()
+	dir := filepath.Join("testdata", name)
+	tr, err := synth.LoadTruth(dir)
+	require.NoError(t, err)
+	pl := tr.Players[0]
+	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	register := func(file string) *SheetImage {
+		img, err := ReadImage(filepath.Join(dir, file))
+		require.NoError(t, err)
+		defer img.Close()
+		s, err := Register(fresh, img)
+		require.NoError(t, err)
+		return s
+	}
+	return pl, fresh, register
 }
