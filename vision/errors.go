@@ -11,6 +11,8 @@ var (
 	ErrNotImage = errors.New("not a readable image")
 	// ErrTruncated: the image file ends before its end-of-image marker.
 	ErrTruncated = errors.New("image file is truncated")
+	// ErrCorrupt: the image's compressed data is damaged (a JPEG that decodes only in part).
+	ErrCorrupt = errors.New("corrupt image data")
 	// ErrBlankFrame: the frame is (nearly) uniform: black, white, or lens cap on.
 	ErrBlankFrame = errors.New("blank frame: nothing to see")
 	// ErrNoSheet: no sheet of paper was found.

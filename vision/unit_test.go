@@ -252,6 +252,22 @@ func TestReadImageErrors(t *testing.T) {
 	png, err := gocv.IMEncode(gocv.PNGFileExt, good)
 	require.NoError(t, err)
 	defer png.Close()
+	// A JPEG whose entropy-coded data holds a stray marker (0xFF not followed by 0x00), as a
+	// bad copy or a damaged card leaves: libjpeg decodes it in part, with grey blocks.
+	noise := gocv.NewMatWithSize(40, 60, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
+	noisy, err := gocv.IMEncode(gocv.JPEGFileExt, noise)
+	require.NoError(t, err)
+	defer noisy.Close()
+	damaged := append([]byte(nil), noisy.GetBytes()...)
+	sos := bytes.Index(damaged, []byte{0xFF, 0xDA})
+	require.Greater(t, sos, 0)
+	scan := sos + 2 + (int(damaged[sos+2])<<8 | int(damaged[sos+3]))
+	require.Less(t, scan+40, len(damaged)-2, "the noise JPEG has entropy-coded data to damage")
+	for i := scan + 10; i < scan+40; i += 3 {
+		damaged[i] = 0xFF
+	}
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(p, b, 0o644))
@@ -266,6 +282,7 @@ func TestReadImageErrors(t *testing.T) {
 		{"png", write("ok.png", png.GetBytes()), nil},
 		{"truncated jpeg", write("cut.jpg", jpg.GetBytes()[:len(jpg.GetBytes())/2]), ErrTruncated},
 		{"truncated png", write("cut.png", png.GetBytes()[:len(png.GetBytes())-20]), ErrTruncated},
+		{"damaged jpeg", write("damaged.jpg", damaged), ErrCorrupt},
 		{"text", write("notes.jpg", []byte("this is not a photo\n")), ErrNotImage},
 		{"empty", write("empty.jpg", nil), ErrNotImage},
 		{"missing", filepath.Join(dir, "nope.jpg"), fs404},
