@@ -1,6 +1,7 @@
 package template
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,13 +40,20 @@ var (
 	ErrTooLarge       = errors.New("template polygon is larger than 1000 mm")
 )
 
-// Parse reads a template from its JSON form and validates it: at least three points, finite
+// Parse reads a template from its JSON form and validates it: only the keys "name" and
+// "polygon_mm", one JSON value, at least three points, finite
 // coordinates, a positive area, no self-intersection, under 1000 mm across. A template without
 // a name is called "custom".
 func Parse(data []byte) (Template, error) {
 	var t Template
-	if err := json.Unmarshal(data, &t); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// A misspelt key ("polygon" for "polygon_mm") is named, not read as a missing polygon.
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
 		return Template{}, fmt.Errorf("parse template json: %w", err)
+	}
+	if dec.More() {
+		return Template{}, fmt.Errorf("parse template json: more than one JSON value")
 	}
 	if t.Name == "" {
 		t.Name = "custom"

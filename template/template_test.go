@@ -42,6 +42,13 @@ func TestParse(t *testing.T) {
 	}
 	_, err := Parse([]byte(`not json`))
 	assert.Error(t, err)
+	// A misspelt key is named, not read as a template without a polygon.
+	_, err = Parse([]byte(`{"name":"x","polygon":[[0,0],[40,0],[40,30],[0,30]]}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown field "polygon"`)
+	assert.NotErrorIs(t, err, ErrTooFewPoints)
+	_, err = Parse([]byte(`{"polygon_mm":[[0,0],[10,0],[0,10]]} {"polygon_mm":[]}`))
+	assert.ErrorContains(t, err, "more than one JSON value")
 }
 
 func TestApplyRotatesAndFlips(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -227,7 +228,10 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 	}
 	opened, err := watch.OpenSource(opts.Source)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		// A video file that is not there is bad usage, as a missing photo is for judge.
+		return &UsageError{Err: err}
+	} else if err != nil {
 		return err
 	}
 	// A file FFmpeg opens but cannot decode (a photo of text, a truncated video) fails here,

@@ -452,7 +452,7 @@ func TestWatchBadInput(t *testing.T) {
 		{"skill given twice", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "Caf\u00e9,Cafe\u0301"}, 2, `--skills for Ann: "Café" given twice`},
 		{"bad manifest", []string{"watch", "--source", "0", "--session", filepath.Join(dir, "nope.yaml")}, 2, "nope.yaml"},
 		{"camera missing", []string{"watch", "--source", "0", "--session", plan}, 1, "/dev/video0 does not exist (no camera attached?)"},
-		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 1, "gone.mp4"},
+		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 2, "gone.mp4: no such file or directory"},
 		{"json not writable", []string{"watch", "--source", "0", "--skills", "A", "--json", filepath.Join(dir, "no", "such", "dir.json")}, 1, "dir.json"},
 	}
 	for _, tc := range cases {
