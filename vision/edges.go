@@ -1,7 +1,9 @@
 package vision
 
 import (
+	"image/color"
 	"math"
+	"sort"
 
 	"gocv.io/x/gocv"
 )
@@ -141,4 +143,116 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 		return q
 	}
 	return out
+}
+
+// Canny thresholds of locateEdges, on the blurred grey image at workLong (grey levels).
+const (
+	edgeCannyLow  = 10
+	edgeCannyHigh = 30
+)
+
+// locateEdges is the last fallback of Fresh, after the colour models and GrabCut: the regions
+// enclosed by the photo's brightness edges. Shading can make one part of a sheet exactly the
+// colour of the table elsewhere (seed 2 case-015: a pale blue-grey table bright at the bottom,
+// the sheet darkened at the top; the shaded paper and the table beside it are 172 and 176 in
+// Lab L with the same a, b), so no colour model, GrabCut's included, separates them. The
+// sheet's outline is still a step all round. Canny edges on the work image, dilated by a
+// pixel to close one-pixel gaps, cut the image into regions; those reached from the image
+// border are table; each other region is filled (writing inside it left its own edges) and
+// its outline fitted as pickSheet's blobs are. A region stops two or three work pixels inside
+// the step (the edge pixel and the dilation): refineQuad needs the reach. The caller must check the quad's sides the way
+// it checks GrabCut's (minSideStep): an edge-bounded region is anything with an outline.
+func locateEdges(photo gocv.Mat) *located {
+	scale := float64(workLong) / float64(max(photo.Cols(), photo.Rows()))
+	if scale > 1 {
+		scale = 1
+	}
+	w := int(math.Round(float64(photo.Cols()) * scale))
+	h := int(math.Round(float64(photo.Rows()) * scale))
+	scale = float64(w) / float64(photo.Cols())
+	g := gocv.NewMat()
+	defer g.Close()
+	gocv.CvtColor(photo, &g, gocv.ColorBGRToGray)
+	gocv.Resize(g, &g, imagePt(w, h), 0, 0, gocv.InterpolationArea)
+	gocv.GaussianBlur(g, &g, imagePt(3, 3), 0, 0, gocv.BorderReflect101)
+	e := gocv.NewMat()
+	defer e.Close()
+	gocv.Canny(g, &e, edgeCannyLow, edgeCannyHigh)
+	k := gocv.GetStructuringElement(gocv.MorphRect, imagePt(3, 3))
+	gocv.Dilate(e, &e, k)
+	k.Close()
+	eb := e.ToBytes()
+	// Inside = not an edge and not reached from the border through non-edge pixels.
+	in := make([]byte, w*h)
+	for i, v := range eb {
+		if v == 0 {
+			in[i] = 255
+		}
+	}
+	var stack []int
+	push := func(i int) {
+		if in[i] == 255 {
+			in[i] = 0
+			stack = append(stack, i)
+		}
+	}
+	for x := 0; x < w; x++ {
+		push(x)
+		push((h-1)*w + x)
+	}
+	for y := 0; y < h; y++ {
+		push(y * w)
+		push(y*w + w - 1)
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%w, i/w
+		if x > 0 {
+			push(i - 1)
+		}
+		if x < w-1 {
+			push(i + 1)
+		}
+		if y > 0 {
+			push(i - w)
+		}
+		if y < h-1 {
+			push(i + w)
+		}
+	}
+	m := newMask(w, h, in)
+	defer m.Close()
+	// Fill each region's holes (writing on the sheet leaves its own edges inside it), but
+	// not a hole most of the region's size: the shadow beside a sheet's side is a ring of its
+	// own around the sheet, and filled it would take the sheet and its shadow for one blob.
+	// Larger regions are drawn first, so a sheet inside a ring's hole is drawn after it.
+	hier := gocv.NewMat()
+	defer hier.Close()
+	cs := gocv.FindContoursWithParams(m, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	defer cs.Close()
+	filled := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), h, w, gocv.MatTypeCV8UC1)
+	defer filled.Close()
+	minArea := 0.01 * float64(w*h)
+	var outers []int
+	area := make([]float64, cs.Size())
+	for i := 0; i < cs.Size(); i++ {
+		area[i] = gocv.ContourArea(cs.At(i))
+		if hier.GetVeciAt(0, i)[3] < 0 && area[i] >= minArea {
+			outers = append(outers, i)
+		}
+	}
+	sort.Slice(outers, func(a, b int) bool { return area[outers[a]] > area[outers[b]] })
+	white, black := color.RGBA{255, 255, 255, 255}, color.RGBA{0, 0, 0, 0}
+	for _, i := range outers {
+		gocv.DrawContours(&filled, cs, i, white, -1)
+		for c := int(hier.GetVeciAt(0, i)[2]); c >= 0; c = int(hier.GetVeciAt(0, c)[0]) {
+			if area[c] > 0.5*area[i] {
+				gocv.DrawContours(&filled, cs, c, black, -1)
+			}
+		}
+	}
+	l := &located{scale: scale, w: w, h: h, mask: filled.ToBytes()}
+	l.regions = findRegions(filled, l.mask, w, h, true)
+	return l
 }

@@ -34,7 +34,6 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		return nil, err
 	}
 	r, err := pickSheet(loc)
-	grabCut := false
 	if errors.Is(err, ErrNoSheet) {
 		// A bright patch of table (a lamp's hot spot) touching the sheet through gaps in
 		// its edge shadow makes one blob that is no quadrilateral: cut the thin necks. (A
@@ -43,28 +42,44 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 			loc, r, err = l2, r2, nil
 		}
 	}
-	if errors.Is(err, ErrNoSheet) || errors.Is(err, ErrSheetCutOff) {
+	var q [4]pt
+	if err == nil {
+		for i := range q {
+			q[i] = loc.toPhoto(r.quad[i])
+		}
+		q = refineQuad(bgr, q, math.Max(4, 2/loc.scale))
+	} else if errors.Is(err, ErrNoSheet) || errors.Is(err, ErrSheetCutOff) {
 		// The colour models found nothing sheet-like (white on a light table, a table
-		// colour close to the paper's): try GrabCut, and keep its answer if it finds a sheet.
-		gc := locateGrabCut(bgr)
-		if r2, err2 := pickSheet(gc); err2 == nil {
-			loc, r, err = gc, r2, nil
+		// colour close to the paper's): try GrabCut, then the regions the photo's edges
+		// enclose (shading made part of the sheet the colour of the table elsewhere), and
+		// keep the first sheet whose sides are colour steps all round.
+		for _, f := range []struct {
+			find  func(gocv.Mat) *located
+			reach float64 // work px: how far inside the outline the blob may stop
+		}{{locateGrabCut, 2}, {locateEdges, 4}} {
+			l2 := f.find(bgr)
+			r2, err2 := pickSheet(l2)
+			if err2 != nil {
+				continue
+			}
+			var q2 [4]pt
+			for i := range q2 {
+				q2[i] = l2.toPhoto(r2.quad[i])
+			}
+			q2 = refineQuad(bgr, q2, math.Max(4, f.reach/l2.scale))
+			if minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), q2) < minFallbackStep {
+				// The blob ended inside the sheet (GrabCut gave a shaded part of a pale
+				// sheet on a pale table to the table), or an edge-bounded region is not
+				// paper on table: that side has the same colour on both sides of it.
+				continue
+			}
+			loc, q, err = l2, q2, nil
 			loc.fg = nil
-			grabCut = true
+			break
 		}
 	}
 	if err != nil {
 		return nil, err
-	}
-	var q [4]pt
-	for i := range q {
-		q[i] = loc.toPhoto(r.quad[i])
-	}
-	q = refineQuad(bgr, q, math.Max(4, 2/loc.scale))
-	if grabCut && minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), q) < minGrabCutStep {
-		// GrabCut's blob ended inside the sheet (a shaded part of a pale sheet on a pale
-		// table given to the table): that side has the same colour on both sides of it.
-		return nil, ErrNoSheet
 	}
 	q = orientQuad(q, paper)
 	// The sheet's shape must be the paper's (the paper size fixes the millimetre scale, so a
@@ -86,11 +101,11 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 	return s, nil
 }
 
-// minGrabCutStep: each side of a sheet found by GrabCut must show at least this median
+// minFallbackStep: each side of a sheet found by GrabCut or locateEdges must show at least this median
 // colour step (|dB|+|dG|+|dR| between 5 px outside and 5 px inside). On the synthetic sets
 // a true side's is at least 51; a side GrabCut drew across the paper (seed 2 case-015
 // hana-0.jpg, a third of the sheet given to the table) has 3.
-const minGrabCutStep = 15
+const minFallbackStep = 15
 
 // minSideStep is the smallest, over the sides of q (photo px), of the median colour step
 // across the side: |dB|+|dG|+|dR| between the pixels 5 px outside and 5 px inside, at 39
