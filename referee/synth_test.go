@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -269,6 +270,12 @@ func TestSynthFigures(t *testing.T) {
 		res, err := r.Audit(context.Background(), m)
 		require.NoError(t, err)
 		s.add(filepath.Base(caseDir), truth, res.Rulings)
+		if out := os.Getenv("TEARCAM_SYNTH_DUMP"); out != "" {
+			// The rulings of every case, for a closer look at the figures.
+			b, err := json.MarshalIndent(res.Rulings, "", " ")
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(out, filepath.Base(caseDir)+".json"), b, 0o644))
+		}
 	}
 	s.report(t)
 	if len(s.outWrongly) > 0 {
