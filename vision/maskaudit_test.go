@@ -12,7 +12,7 @@ import (
 )
 
 // TestMaskAudit registers every later photo of the synthetic sets in VISION_MASK_AUDIT
-// (folders, colon-separated; VISION_MASK_AUDIT_CASE keeps the cases whose folder contains it)
+// (set or case folders, colon-separated; VISION_MASK_AUDIT_CASE keeps the cases whose folder contains it)
 // to its fresh sheet and logs, per photo, the paper its mask lost and the table it called paper
 // (mm², beyond 1 mm of the truth's outline; maskMisses), with the photo's background. Photos
 // off by more than 20 mm² either way are marked "<<<", and with VISION_DEBUG_DIR their
@@ -28,6 +28,9 @@ func TestMaskAudit(t *testing.T) {
 	only := os.Getenv("VISION_MASK_AUDIT_CASE")
 	for _, set := range strings.Split(sets, ":") {
 		tjs, _ := filepath.Glob(filepath.Join(set, "*", "truth.json"))
+		if one := filepath.Join(set, "truth.json"); len(tjs) == 0 {
+			tjs = []string{one} // a case's folder
+		}
 		for _, tj := range tjs {
 			dir := filepath.Dir(tj)
 			if only != "" && !strings.Contains(dir, only) {
