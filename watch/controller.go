@@ -23,6 +23,8 @@ type controller struct {
 	settled []int
 	lat     []time.Duration
 	comp    []time.Duration
+	// rearm asks the capture to take the next settled sheet even if it never left the table.
+	rearm func()
 }
 
 type playerState struct {
@@ -35,7 +37,7 @@ type playerState struct {
 }
 
 func newController(cfg Config, ref Referee) *controller {
-	c := &controller{cfg: cfg, ref: ref, sheetOf: -1}
+	c := &controller{cfg: cfg, ref: ref, sheetOf: -1, rearm: func() {}}
 	for _, p := range cfg.Players {
 		ps := &playerState{Player: p}
 		ps.rulings = judge.PlayerRulings{Name: p.Name, Tears: []judge.TearRuling{},
@@ -154,6 +156,9 @@ func (c *controller) onConfirm(no int) {
 	}
 	defer s.close()
 	c.settled = append(c.settled, s.no)
+	if c.covered(sp.p, sp.t, s.no, sp.err) {
+		return
+	}
 	ps := c.players[sp.p]
 	if c.cfg.Scripted {
 		ps.next++
@@ -276,6 +281,7 @@ func (c *controller) fresh(p int, s settled) {
 	}
 	if err != nil {
 		c.logf("frame %d: not usable as %s's fresh sheet: %v; waiting for the sheet to be laid down again", s.no, ps.Name, err)
+		c.rearm()
 		return
 	}
 	res.Photo, res.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
@@ -369,8 +375,11 @@ func (c *controller) match(p int) {
 		} else if len(ps.frames) > 0 {
 			s := ps.frames[0]
 			ps.frames = ps.frames[1:]
-			c.tear(p, t, &s)
+			ruled := c.tear(p, t, &s)
 			s.close()
+			if !ruled {
+				continue // the tear waits for the next frame
+			}
 		} else {
 			return
 		}
@@ -383,8 +392,9 @@ func (c *controller) match(p int) {
 }
 
 // tear rules tear t of player p on settled frame s (nil for a last-ditch effort); the
-// referee has recorded the ruling when it returns, and only then is it reported.
-func (c *controller) tear(p int, t judge.Tear, s *settled) {
+// referee has recorded the ruling when it returns, and only then is it reported. It returns
+// false when s shows no tear to rule (something covers the sheet): the tear waits.
+func (c *controller) tear(p int, t judge.Tear, s *settled) bool {
 	began := c.cfg.Now()
 	var r judge.TearRuling
 	var annotated []byte
@@ -399,7 +409,25 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) {
 	if err == nil {
 		r, annotated, err = c.ref.Tear(p, t, f)
 	}
+	if s != nil && c.covered(p, t, s.no, err) {
+		return false
+	}
 	c.report(p, t, s, r, annotated, err, began)
+	return true
+}
+
+// covered reports whether err says that something covered player p's sheet in frame no
+// (ErrCovered): the referee recorded nothing, tear t is not ruled on that frame and waits
+// for the sheet to settle uncovered, and the capture is re-armed to take it then.
+func (c *controller) covered(p int, t judge.Tear, no int, err error) bool {
+	if !errors.Is(err, ErrCovered) {
+		return false
+	}
+	ps := c.players[p]
+	c.logf("frame %d: %s; %s's tear %d (%s %s) is not ruled on it: waiting for the sheet to settle uncovered",
+		no, oneLine(err.Error()), ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+	c.rearm()
+	return true
 }
 
 // report finishes a ruling the referee made (and recorded) on frame s (nil for a

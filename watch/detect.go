@@ -55,6 +55,8 @@ type Detector struct {
 	disturbed int           // consecutive disturbed frames (Taken)
 	minSkin   float64
 	seen      bool
+	moved     bool // something moved since the sheet was taken (Taken)
+	rearmed   bool // Rearm was called before anything moved (Taken)
 }
 
 // NewDetector makes a Detector in the Waiting phase.
@@ -73,6 +75,15 @@ func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
 	present := s.Paper >= d.cfg.MinPaper
 	switch d.phase {
 	case Taken:
+		if s.Motion > d.cfg.MaxMotion {
+			d.moved = true
+		}
+		if d.rearmed && d.moved {
+			// The taken frame was refused (something lay on the sheet) and something has
+			// moved since: the next still sheet is taken.
+			d.phase, d.rearmed = Waiting, false
+			break
+		}
 		if !present || s.Change >= d.cfg.MinChange {
 			d.disturbed++
 		} else {
@@ -93,16 +104,23 @@ func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
 		d.phase, d.since = Settling, t
 	}
 	if t-d.since >= d.cfg.StillFor {
-		d.phase, d.disturbed = Taken, 0
+		d.phase, d.disturbed, d.moved, d.rearmed = Taken, 0, false, false
 		return true
 	}
 	return false
 }
 
-// Rearm forgets the last taken sheet: the next still sheet is reported even if it never left
-// (used when the taken frame was refused, e.g. no sheet found in it).
+// Rearm forgets the last taken sheet once something has moved since it was taken (at once
+// if something already did): the next still sheet is then reported even if it never left the
+// table. It is for a taken frame that was refused, e.g. a hand resting on the sheet: the
+// sheet as it lies once the hand is gone is taken, the same still view is not taken again.
 func (d *Detector) Rearm() {
-	if d.phase == Taken {
-		d.phase = Waiting
+	if d.phase != Taken {
+		return
 	}
+	if d.moved {
+		d.phase = Waiting
+		return
+	}
+	d.rearmed = true
 }

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"path/filepath"
@@ -203,4 +204,135 @@ func TestSpeculation(t *testing.T) {
 		assert.Equal(t, PhotoName(res.Settled[i+1]), r.Photo)
 	}
 	assert.Equal(t, judge.KindDamage, tears[1].Kind)
+}
+
+// TestDetectorRearm: a taken frame refused (something lay on the sheet) re-arms the detector:
+// the sheet is taken again once something moved and it lay still for StillFor, never the
+// same still view again.
+func TestDetectorRearm(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * 100 * time.Millisecond }
+	still := Stats{Paper: 0.3}
+	moving := Stats{Paper: 0.3, Motion: 0.05}
+	cases := []struct {
+		name    string
+		seq     []Stats
+		rearmAt int // Rearm before the Update of this frame
+		want    []int
+	}{
+		// Taken at 4 (still from 0); re-armed at 6 while still: nothing moved, nothing taken
+		// until the motion at 9; still again from 10: taken at 14.
+		{"re-armed before the motion", []Stats{still, still, still, still, still, still, still, still, still, moving,
+			still, still, still, still, still, still}, 6, []int{4, 14}},
+		// The motion (at 6) came before the re-arm (at 8): still from 7, re-armed at 8, so
+		// the still run starts at 8 and is taken at 12.
+		{"re-armed after the motion", []Stats{still, still, still, still, still, still, moving, still,
+			still, still, still, still, still, still}, 8, []int{4, 12}},
+		// Never re-armed: a motion without the sheet leaving is not a new settling.
+		{"not re-armed", []Stats{still, still, still, still, still, still, moving, still,
+			still, still, still, still, still, still}, -1, []int{4}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDetector(DefaultDetectorConfig())
+			var got []int
+			for i, s := range tc.seq {
+				if i == tc.rearmAt {
+					d.Rearm()
+				}
+				if d.Update(ms(i), s) {
+					got = append(got, i)
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// coverReferee is a specReferee that finds something lying on the sheet in a frame whose
+// pixel at (coverX, coverY) is dark (the cover drawn by writeCoverVideo).
+type coverReferee struct {
+	specReferee
+	judged []int // frame numbers of the tears judged
+}
+
+const coverX, coverY = 170, 150
+
+func (c *coverReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []byte, error) {
+	if f != nil {
+		c.judged = append(c.judged, f.No)
+		if f.Mat.GetVecbAt(coverY, coverX)[0] < 100 {
+			return judge.TearRuling{}, nil, fmt.Errorf("%w at (130, 200) mm", ErrCovered)
+		}
+	}
+	return c.specReferee.Tear(p, t, f)
+}
+
+// writeCoverVideo writes a 320x240 video at 15 frames/s: the empty table (frames 0-7), the
+// fresh sheet (8-27), the table (28-35), the torn sheet with something dark lying on it
+// (36-55), then the same torn sheet with it gone (56-80), never lifted.
+func writeCoverVideo(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cover.avi")
+	vw, err := gocv.VideoWriterFile(path, "MJPG", 15, 320, 240, true)
+	require.NoError(t, err)
+	defer vw.Close()
+	frame := func(sheet, torn, cover bool) gocv.Mat {
+		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(40, 80, 140, 0), 240, 320, gocv.MatTypeCV8UC3)
+		if sheet {
+			gocv.Rectangle(&m, image.Rect(100, 40, 220, 210), color.RGBA{235, 235, 235, 0}, -1)
+		}
+		if torn {
+			gocv.Rectangle(&m, image.Rect(100, 40, 140, 80), color.RGBA{140, 80, 40, 0}, -1)
+		}
+		if cover {
+			gocv.Rectangle(&m, image.Rect(coverX-20, coverY-20, coverX+20, coverY+20), color.RGBA{60, 60, 60, 0}, -1)
+		}
+		return m
+	}
+	for i := 0; i <= 80; i++ {
+		var m gocv.Mat
+		switch {
+		case i < 8, i >= 28 && i < 36:
+			m = frame(false, false, false)
+		case i < 28:
+			m = frame(true, false, false)
+		case i < 56:
+			m = frame(true, true, true)
+		default:
+			m = frame(true, true, false)
+		}
+		require.NoError(t, vw.Write(m))
+		m.Close()
+	}
+	return path
+}
+
+// TestCoveredFrameWaits: a torn sheet with something lying on it is not ruled and does not
+// use up the announcement: the tear is ruled on the sheet once it lies still uncovered.
+func TestCoveredFrameWaits(t *testing.T) {
+	path := writeCoverVideo(t)
+	for _, speculate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("speculate=%v", speculate), func(t *testing.T) {
+			src, err := OpenSource(path)
+			require.NoError(t, err)
+			defer src.Close()
+			ref := &coverReferee{}
+			var log strings.Builder
+			cfg := Config{Players: []Player{{Name: "Ann", Skills: []string{"A"}}}, Paper: template.Paper{Name: "a4"},
+				Template: template.Default(), Log: &log, Speculate: speculate}
+			res, err := Run(context.Background(), cfg, src, ref, strings.NewReader("use A\n"))
+			require.NoError(t, err)
+			t.Log(log.String())
+			require.Len(t, res.Settled, 3, "fresh, covered, uncovered: %v", res.Settled)
+			assert.True(t, res.Settled[1] >= 36 && res.Settled[1] < 56, "covered frame %d", res.Settled[1])
+			assert.True(t, res.Settled[2] >= 56, "uncovered frame %d", res.Settled[2])
+			assert.Equal(t, res.Settled[1:], ref.judged)
+			tears := res.Rulings.Players[0].Tears
+			require.Len(t, tears, 1)
+			assert.Equal(t, judge.Valid, tears[0].Verdict)
+			assert.Equal(t, PhotoName(res.Settled[2]), tears[0].Photo)
+			assert.Equal(t, 1, strings.Count(log.String(), "waiting for the sheet to settle uncovered"))
+			assert.Contains(t, log.String(), "frame "+fmt.Sprint(res.Settled[1])+": something covers the sheet at (130, 200) mm; Ann's tear 1 (use A) is not ruled on it")
+		})
+	}
 }

@@ -14,7 +14,10 @@
 // The Detector takes a frame when paper is present and nothing moved, and no hands were on
 // the table, for StillFor (0.4 s). It takes the next one only after the sheet has left the
 // table or been covered (a quarter of the taken sheet's paper changed) and settled anew, so
-// each lay-down is taken exactly once.
+// each lay-down is taken exactly once; or, when the frame taken was refused (something lay on
+// the sheet: Referee.Tear returned ErrCovered; or no sheet was found in it), once anything
+// moved and the sheet lay still again. A video file read without Realtime waits for each
+// taken frame to be judged before it reads on, so what is taken does not depend on speed.
 //
 // # Pairing frames with tears (controller)
 //
@@ -24,7 +27,9 @@
 // only player with a tear waiting takes it. The GM announces tears on stdin (ParseAnnouncement)
 // or a --session manifest lists them in order; the n-th announced tear of a player is ruled on
 // the n-th frame settled after their fresh sheet (a frame that settles again before any tear
-// was announced supersedes the earlier one). A last-ditch effort needs no frame.
+// was announced supersedes the earlier one). A frame in which something covers the sheet (a
+// hand resting on it) rules nothing: its tear waits for the sheet to settle uncovered. A
+// last-ditch effort needs no frame.
 //
 // # Rulings (AuditReferee)
 //

@@ -148,6 +148,13 @@ func (a *AuditReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []
 	if !ok || len(pr.Tears) != len(a.tears[p]) {
 		return judge.TearRuling{}, nil, fmt.Errorf("audit gave no ruling for %s's tear %d", a.Players[p].Name, len(a.tears[p]))
 	}
+	if f != nil {
+		if why, ok := a.eye.covered[shaOf(f.PNG)]; ok {
+			// Something lies on the sheet: the frame shows no tear. Take the ruling back.
+			a.Retract(p)
+			return judge.TearRuling{}, nil, fmt.Errorf("%w%s", ErrCovered, strings.TrimPrefix(why, coveredRefusal))
+		}
+	}
 	return pr.Tears[len(pr.Tears)-1], a.eye.annotated, nil
 }
 
@@ -283,6 +290,9 @@ type cachingEye struct {
 	reg       map[[2]string]*keptSheet // by fresh and photo SHA-256
 	regOrder  [][2]string
 	annotated []byte
+	// covered holds, by photo SHA-256, why Measure refused a photo as showing something
+	// lying on the sheet.
+	covered map[string]string
 	// Timings adds up the time spent in each call, by name (register, measure, ...).
 	Timings map[string]time.Duration
 }
@@ -300,7 +310,8 @@ func (k *keptSheet) Close() error { return nil }
 const keepRegistrations = 8
 
 func newCachingEye(eye referee.Eye, reader referee.Reader) *cachingEye {
-	return &cachingEye{eye: eye, reader: reader, fresh: map[string]*keptSheet{}, reg: map[[2]string]*keptSheet{}}
+	return &cachingEye{eye: eye, reader: reader, fresh: map[string]*keptSheet{}, reg: map[[2]string]*keptSheet{},
+		covered: map[string]string{}}
 }
 
 func shaOf(b []byte) string {
@@ -360,7 +371,13 @@ func (c *cachingEye) Register(fresh referee.Sheet, photo []byte) (referee.Sheet,
 
 func (c *cachingEye) Measure(before, after referee.Sheet, layouts []judge.SkillLayout, t template.Template) (referee.Measured, error) {
 	defer c.timed("measure")()
-	return c.eye.Measure(inner(before), inner(after), layouts, t)
+	m, err := c.eye.Measure(inner(before), inner(after), layouts, t)
+	if k, ok := after.(*keptSheet); ok && err == nil {
+		if why := m.Measurement().Refused; strings.HasPrefix(why, coveredRefusal) {
+			c.covered[k.sha] = why
+		}
+	}
+	return m, err
 }
 
 // timed adds the time until the returned func is called to Timings[name].

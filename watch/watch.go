@@ -43,9 +43,20 @@ type Referee interface {
 	// each fresh sheet), or -1 when it shows none of them.
 	Identify(f Frame, candidates []int) (int, error)
 	// Tear measures f as player p's sheet after tear t and rules it; f is nil for a
-	// last_ditch tear. annotated is a JPEG of the ruling drawn on the sheet, or nil.
+	// last_ditch tear. annotated is a JPEG of the ruling drawn on the sheet, or nil. An
+	// error wrapping ErrCovered means something lies on the sheet in f (a hand): nothing is
+	// recorded, and watch waits for the sheet to settle uncovered.
 	Tear(p int, t judge.Tear, f *Frame) (r judge.TearRuling, annotated []byte, err error)
 }
+
+// ErrCovered is wrapped by a Referee's Tear error when something lies on the sheet in the
+// frame (a hand resting on it): the frame shows no tear to rule, the tear waits for the next.
+var ErrCovered = errors.New(coveredRefusal)
+
+// coveredRefusal begins vision.Measure's refusal of a tear whose removed paper is mostly
+// something lying on the sheet (vision/measure.go, coveredPieces), which vision says in the
+// measurement's Refused text only. TestWatchHandOnSheet checks it on the real pipeline.
+const coveredRefusal = "something covers the sheet"
 
 // Retractor is a Referee that can take back player p's last tear: it was judged (and
 // recorded) on a frame the sheet then moved away from (Config.Speculate), and was never
@@ -181,13 +192,29 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	anns := make(chan Announcement, 16)
 	annDone := make(chan struct{})
 	capDone := make(chan captureEnd, 1)
+	// The controller asks the capture to take the next settled sheet even if it never left
+	// the table (a frame refused because something covered the sheet).
+	rearm := make(chan struct{}, 1)
+	c.rearm = func() {
+		select {
+		case rearm <- struct{}{}:
+		default:
+		}
+	}
+	// A video file read as fast as it decodes waits for each taken frame to be dealt with
+	// before it reads on, as if judging took no time: what is taken does not depend on the
+	// machine's speed, and a re-arm applies to the frames right after the refused one.
+	var ack chan struct{}
+	if !cfg.Realtime && !src.Live() {
+		ack = make(chan struct{}, 1)
+	}
 
 	if announcements != nil {
 		go readAnnouncements(ctx, announcements, anns, annDone, cfg.Log)
 	} else {
 		close(annDone)
 	}
-	go func() { capDone <- capture(ctx, cfg, src, settles) }()
+	go func() { capDone <- capture(ctx, cfg, src, settles, rearm, ack) }()
 
 	var end captureEnd
 	capturing := true
@@ -197,6 +224,9 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 		select {
 		case s := <-settles:
 			c.onFrame(s)
+			if ack != nil && (s.kind == settleTaken || s.kind == settleConfirm) {
+				ack <- struct{}{}
+			}
 		case a := <-anns:
 			c.onAnnouncement(a)
 		case <-annDone:
@@ -250,8 +280,10 @@ type captureEnd struct {
 }
 
 // capture reads, analyses and detects on its own goroutine (gocv's VideoCapture is not safe
-// to share), sending each settled frame (a clone the receiver closes) to settles.
-func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled) captureEnd {
+// to share), sending each settled frame (a clone the receiver closes) to settles. A message
+// on rearm re-arms the detector (Detector.Rearm). With ack not nil, each taken frame waits
+// for a message on ack (the receiver dealt with it) before the next frame is read.
+func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled, rearm <-chan struct{}, ack <-chan struct{}) captureEnd {
 	// One OS thread for the capture device and HighGUI's window.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -308,6 +340,11 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 		if err != nil {
 			continue
 		}
+		select {
+		case <-rearm:
+			det.Rearm()
+		default:
+		}
 		before := det.Phase()
 		taken := det.Update(t, st)
 		after := det.Phase()
@@ -316,6 +353,13 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 			case settles <- s:
 			case <-ctx.Done():
 				s.close()
+				return
+			}
+			if ack != nil && (s.kind == settleTaken || s.kind == settleConfirm) {
+				select {
+				case <-ack:
+				case <-ctx.Done():
+				}
 			}
 		}
 		if before != Settling && (after == Settling || taken) {

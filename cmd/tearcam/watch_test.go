@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"math/rand"
 	"net/http"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
 
 	"tearcam/internal/synth"
 	"tearcam/judge"
@@ -626,4 +628,59 @@ players:
 	require.NoError(t, err)
 	require.Len(t, pl.Players, 2)
 	assert.Equal(t, []string{man + ": the 2 photo(s) Ann's entries name are ignored: the frames come from --source (tearcam audit judges those photos)"}, pl.Notes)
+}
+
+// TestWatchHandOnSheet: the sample's torn sheet settles with a skin-coloured blob (a hand)
+// lying on it, then the blob goes and the sheet lies still uncovered, never lifted. The
+// covered frame is not ruled and does not use up the announcement (vision refuses it as
+// "something covers the sheet", watch.ErrCovered): the tear is ruled on the uncovered sheet.
+func TestWatchHandOnSheet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR and registration of the sample's photos")
+	}
+	dir := t.TempDir()
+	video := filepath.Join(dir, "hand.avi")
+	fresh := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-0.jpg"), gocv.IMReadColor)
+	defer fresh.Close()
+	torn := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-1.jpg"), gocv.IMReadColor)
+	defer torn.Close()
+	require.False(t, fresh.Empty() || torn.Empty())
+	hand := torn.Clone()
+	defer hand.Close()
+	// As a tester drew it: a skin-coloured ellipse over the bottom-right corner (1200x1600).
+	gocv.Ellipse(&hand, image.Pt(960, 1350), image.Pt(260, 200), 0, 0, 360, color.RGBA{R: 205, G: 145, B: 110}, -1)
+	vw, err := gocv.VideoWriterFile(video, "MJPG", 15, fresh.Cols(), fresh.Rows(), true)
+	require.NoError(t, err)
+	const handFrom, cleanFrom, end = 15, 35, 55
+	for i := 0; i < end; i++ {
+		m := fresh
+		if i >= cleanFrom {
+			m = torn
+		} else if i >= handFrom {
+			m = hand
+		}
+		require.NoError(t, vw.Write(m))
+	}
+	require.NoError(t, vw.Close())
+
+	out := filepath.Join(dir, "rulings.json")
+	iostreams, stdout, stderr := testIO()
+	iostreams.In = strings.NewReader("use hand\n")
+	code := runWatchCmd([]string{"--source", video, "--player", "Breta", "--skills", "Text,written,by,hand",
+		"--db", filepath.Join(dir, "hand.db"), "--json", out}, iostreams, nil)
+	require.Equal(t, 0, code, stderr.String())
+	t.Log(stderr.String())
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	tears := doc.Players[0].Tears
+	require.Len(t, tears, 1, stdout.String())
+	var no int
+	_, err = fmt.Sscanf(tears[0].Photo, "frame:%d", &no)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, no, cleanFrom, "ruled on the uncovered sheet")
+	assert.NotContains(t, tears[0].UndecidedReason, "covers")
+	assert.Regexp(t, `frame (1[5-9]|2\d|3[0-4]): something covers the sheet at \(\d+, \d+\) mm .*Breta's tear 1 \(use hand\) is not ruled on it: waiting for the sheet to settle uncovered`, stderr.String())
+	assert.Equal(t, 1, strings.Count(stdout.String(), "Breta tear 1:"), stdout.String())
 }
