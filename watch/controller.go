@@ -276,6 +276,11 @@ func (c *controller) fresh(p int, s settled) {
 		return
 	}
 	res, err := c.ref.Fresh(p, f)
+	if errors.Is(err, context.Canceled) {
+		// Interrupted while reading it: nothing was taken, nothing is wrong with the sheet.
+		c.logf("frame %d: interrupted before %s's fresh sheet was read", s.no, ps.Name)
+		return
+	}
 	if err == nil && !res.Found {
 		err = fmt.Errorf("%s", strings.TrimSpace(res.Error))
 	}
@@ -488,8 +493,9 @@ func (c *controller) waiting() bool {
 	return false
 }
 
-// finish reports and frees what was never paired.
-func (c *controller) finish() {
+// finish reports and frees what was never paired. An interrupted session (interrupted)
+// rules nothing more: tears announced but not ruled are not listed as rulings.
+func (c *controller) finish(interrupted bool) {
 	if c.cand != nil {
 		if c.spec != nil && c.spec.err == nil {
 			c.ref.(Retractor).Retract(c.spec.p)
@@ -504,14 +510,17 @@ func (c *controller) finish() {
 			s.close()
 		}
 		ps.frames = nil
-		if !ps.fresh {
+		if !ps.fresh && !interrupted {
 			c.logf("%s's fresh sheet was never seen", ps.Name)
 		}
 		pending := len(ps.anns)
 		if c.cfg.Scripted {
 			pending = len(ps.Tears) - ps.next
 		}
-		if pending > 0 {
+		if pending > 0 && interrupted {
+			c.logf("%s: %d tear(s) announced but not ruled: interrupted", ps.Name, pending)
+			ps.anns = nil
+		} else if pending > 0 {
 			c.logf("%s: %d tear(s) announced but never seen on the table", ps.Name, pending)
 			var unseen []judge.Tear
 			if c.cfg.Scripted {

@@ -176,7 +176,7 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 					c.onSettle(settledAt(s.frame, s.player))
 				}
 			}
-			c.finish()
+			c.finish(false)
 			assert.Equal(t, tc.want, ref.calls)
 			assert.Contains(t, log.String(), tc.log)
 			doc := c.rulings()
@@ -210,4 +210,19 @@ func TestSheetNeverSeenSaysWhy(t *testing.T) {
 	s := c.players[0].rulings.Sheet
 	assert.False(t, s.Found)
 	assert.Equal(t, "the untorn sheet was never seen settled by the camera", s.Error)
+}
+
+// TestInterruptedListsNoUnseenTears: an interrupted session rules nothing more: the tears
+// announced but not ruled are not listed as undecided rulings, and the log says so.
+func TestInterruptedListsNoUnseenTears(t *testing.T) {
+	var log strings.Builder
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log}, &scriptReferee{})
+	a, err := ParseAnnouncement("use Archery")
+	require.NoError(t, err)
+	c.onAnnouncement(a)
+	c.finish(true)
+	assert.Empty(t, c.rulings().Players[0].Tears)
+	assert.Contains(t, log.String(), "Ann: 1 tear(s) announced but not ruled: interrupted")
+	assert.NotContains(t, log.String(), "never seen")
 }

@@ -116,6 +116,9 @@ type Result struct {
 	Rulings judge.Rulings
 	Frames  int    // frames read
 	End     string // why the session ended
+	// Interrupted: ctx was cancelled (Ctrl-C). Rulings holds only the tears ruled before;
+	// what was being judged, and tears announced but not ruled, are not in it.
+	Interrupted bool
 	// Settled is every frame number taken as a settled sheet, in order.
 	Settled []int
 	// Latencies are the stopped-moving-to-reported times of the tears ruled on a frame
@@ -166,8 +169,8 @@ func PhotoName(n int) string { return fmt.Sprintf("frame:%d", n) }
 
 // Run watches src until it ends, ctx is cancelled, or announcements (nil: none) end in a way
 // that leaves nothing to do. Rulings are recorded as they are made; the Result holds them all.
-// The returned error is nil for a normal end (file ended, cancelled); a camera that stopped
-// is reported in Result.End and as an error wrapping ErrSourceStopped.
+// The returned error is nil for a normal end (file ended, cancelled: Result.Interrupted); a
+// camera that stopped is reported in Result.End and as an error wrapping ErrSourceStopped.
 func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements io.Reader) (*Result, error) {
 	if len(cfg.Players) == 0 {
 		return nil, errors.New("watch: no players")
@@ -184,6 +187,7 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -223,6 +227,10 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	for capturing || len(settles) > 0 {
 		select {
 		case s := <-settles:
+			if parent.Err() != nil {
+				s.close() // interrupted: frames still queued are not judged
+				continue
+			}
 			c.onFrame(s)
 			if ack != nil && (s.kind == settleTaken || s.kind == settleConfirm) {
 				ack <- struct{}{}
@@ -263,9 +271,10 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 		}
 		break
 	}
-	c.finish()
+	interrupted := parent.Err() != nil
+	c.finish(interrupted)
 	res := c.result()
-	res.Frames, res.End = end.frames, end.reason
+	res.Frames, res.End, res.Interrupted = end.frames, end.reason, interrupted
 	c.logf("%s", end.reason)
 	return res, end.err
 }

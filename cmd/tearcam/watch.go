@@ -195,6 +195,10 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// Ctrl-C (or SIGTERM) from the start stops the session the same way whenever it comes:
+	// the rulings made are kept, nothing is ruled for what was in progress, exit status 1.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	pl, err := opts.plan()
 	if err != nil {
 		return err
@@ -276,8 +280,6 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	manifestPath := filepath.Join(framesDir, "session.yaml")
 	ref := &referee.Referee{Eye: pipe, Reader: pipe, DB: db, Session: store.SessionName(manifestPath, dbPath),
 		Command: "watch", Versions: versions()}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	aref, err := watch.NewAuditReferee(ctx, ref, framesDir, pl.Paper, pl.Template, pl.Players)
 	if err != nil {
 		return err
@@ -376,6 +378,16 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	n := 0
 	for _, p := range res.Rulings.Players {
 		n += len(p.Tears)
+	}
+	if res.Interrupted {
+		// As audit's: the rulings reported are committed; no document is written at the end
+		// (a regular --json file holds the rulings made, written as each was made).
+		kept := ""
+		if jsonSoFar {
+			kept = fmt.Sprintf(" and %s holds them", opts.JSON)
+		}
+		return fmt.Errorf("watch: interrupted: %d ruling(s) made and kept in %s (frames: %s)%s; nothing was ruled for what was in progress",
+			n, dbPath, framesDir, kept)
 	}
 	if opts.DB != "" {
 		logf("%d ruling(s) kept in %s (frames: %s)", n, opts.DB, framesDir)

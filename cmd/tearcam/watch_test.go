@@ -684,3 +684,56 @@ func TestWatchHandOnSheet(t *testing.T) {
 	assert.Regexp(t, `frame (1[5-9]|2\d|3[0-4]): something covers the sheet at \(\d+, \d+\) mm .*Breta's tear 1 \(use hand\) is not ruled on it: waiting for the sheet to settle uncovered`, stderr.String())
 	assert.Equal(t, 1, strings.Count(stdout.String(), "Breta tear 1:"), stdout.String())
 }
+
+// TestWatchInterrupted sends SIGINT to `tearcam watch` while it reads the fresh sheet (OCR):
+// exit status 1, one true line (no ruling made; nothing said about the sheet being unusable),
+// no ruling listed for the tear announced but not ruled, and the --json file holds only what
+// was ruled (nothing).
+func TestWatchInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process that runs OCR")
+	}
+	tv := makeTableVideo(t, 7, 640, 480, []string{"Ann"}, func(sk [][]string) []videoShot {
+		return []videoShot{{}, {Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][0], Action: judge.KindUse}}}
+	})
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rulings.json")
+	argv := append([]string{"watch", "--source", tv.Path, "--db", filepath.Join(dir, "ci.db"), "--json", out, "--realtime"}, tv.playerArgs()...)
+	args, _ := json.Marshal(argv)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWatchHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TEARCAM_WATCH_HELPER="+string(args))
+	cmd.Stdin = strings.NewReader(tv.announcements())
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	deadline := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	var errLines []string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		errLines = append(errLines, sc.Text())
+		if strings.Contains(sc.Text(), "watching") {
+			// The fresh sheet settles StillFor (0.4 s) after it stops: its OCR is under way.
+			settle := time.Duration(float64(tv.Truth.Still[0].First)/tv.Truth.FPS*float64(time.Second)) + 700*time.Millisecond
+			time.AfterFunc(settle, func() { cmd.Process.Signal(syscall.SIGINT) })
+		}
+	}
+	err = cmd.Wait()
+	all := strings.Join(errLines, "\n")
+	require.Error(t, err, all)
+	assert.Equal(t, 1, cmd.ProcessState.ExitCode(), all)
+	assert.Contains(t, errLines[len(errLines)-1], "tearcam: watch: interrupted: 0 ruling(s) made and kept in")
+	assert.NotContains(t, all, "context canceled")
+	assert.NotContains(t, all, "not usable")
+	assert.NotContains(t, all, "never seen")
+	assert.Contains(t, all, "Ann: 1 tear(s) announced but not ruled: interrupted")
+	assert.Empty(t, stdout.String())
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Players, 1)
+	assert.Empty(t, doc.Players[0].Tears, "no ruling for the tear announced but not ruled")
+}
