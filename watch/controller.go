@@ -25,6 +25,7 @@ type controller struct {
 	comp    []time.Duration
 	// rearm asks the capture to take the next settled sheet even if it never left the table.
 	rearm func()
+	ruled int // rulings the referee made (and recorded)
 }
 
 type playerState struct {
@@ -461,6 +462,7 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 	}
 	ps.rulings.Tears = append(ps.rulings.Tears, r)
 	ps.rulings.Out = r.Out
+	c.ruled++
 	var lat, comp time.Duration
 	if s != nil {
 		now := c.cfg.Now()
@@ -539,34 +541,46 @@ func (c *controller) finish(interrupted bool) {
 // unseenRuling is the ruling on a tear that was announced but whose torn sheet never settled
 // on the table before the source ended: undecided, so that an auditor sees it in the
 // rulings document. It is not stored: no frame was judged. The character's standing
-// (letters left, owed tears, out) carries from the last ruling unchanged.
+// (letters left, owed tears, out) carries from the last ruling unchanged; before any ruling
+// it is the fresh sheet's, ruled by judge as audit rules a tear whose photo could not be
+// measured (every declared skill with all its letters, the template fitting on the paper).
 func unseenRuling(ps *playerState, t judge.Tear) judge.TearRuling {
+	reason := "the tear was announced but its torn sheet was never seen settled on the table before the source ended"
+	index := len(ps.rulings.Tears) + 1
+	n := len(ps.rulings.Tears)
+	fresh := judge.NewCharacter(ps.Name, ps.Skills, nil) // no layouts: letters not measured
+	if n == 0 && t.Kind != judge.KindLastDitch {
+		// Nothing was ruled yet: the same judge code as audit's refused measurement.
+		r := fresh.Rule(index, t, judge.Measurement{Refused: reason})
+		r.UndecidedReason = reason
+		if ps.fresh {
+			r.Skills = judge.StandingOf(ps.rulings).Skills
+		}
+		return r
+	}
 	r := judge.TearRuling{
-		Index: len(ps.rulings.Tears) + 1, Kind: t.Kind, Skill: t.Skill,
+		Index: index, Kind: t.Kind, Skill: t.Skill,
 		Verdict: judge.Undecided, Faults: []judge.Fault{},
-		UndecidedReason: "the tear was announced but its torn sheet was never seen settled on the table before the source ended",
-		LettersAsBefore: true,
+		UndecidedReason: reason, LettersAsBefore: true,
+	}
+	if n == 0 {
+		// A last ditch first, its player's sheet never seen (the tears wait for it).
+		r.UndecidedReason = "the last ditch effort was announced but the player's untorn sheet was never seen settled on the table before the source ended: not ruled, the GM records it"
+		r.Skills, r.PaperFitsTemplate = fresh.Skills(), fresh.PaperFitsTemplate()
+		return r
 	}
 	if t.Kind == judge.KindLastDitch {
 		// A last ditch has no sheet to see: it waited its turn behind tears never seen.
 		r.UndecidedReason = "the last ditch effort comes after a tear that was never seen on the table before the source ended: not ruled, the GM records it"
 	}
-	if n := len(ps.rulings.Tears); n > 0 {
-		last := ps.rulings.Tears[n-1]
-		r.Skills = append([]judge.SkillState(nil), last.Skills...)
-		r.PaperFitsTemplate, r.OwedTears, r.Out, r.OutReason = last.PaperFitsTemplate, last.OwedTears, last.Out, last.OutReason
-	} else {
-		r.PaperFitsTemplate = ps.fresh
-		for _, sk := range ps.rulings.Sheet.Skills {
-			r.Skills = append(r.Skills, judge.SkillState{Name: sk.Name, Remaining: sk.Letters,
-				Available: true, Measured: sk.Located == sk.Letters})
-		}
-	}
+	last := ps.rulings.Tears[n-1]
+	r.Skills = append([]judge.SkillState(nil), last.Skills...)
+	r.PaperFitsTemplate, r.OwedTears, r.Out, r.OutReason = last.PaperFitsTemplate, last.OwedTears, last.Out, last.OutReason
 	return r
 }
 
 func (c *controller) result() *Result {
-	res := &Result{Settled: c.settled, Latencies: c.lat, Computes: c.comp}
+	res := &Result{Settled: c.settled, Latencies: c.lat, Computes: c.comp, Ruled: c.ruled}
 	res.Rulings = c.rulings()
 	return res
 }

@@ -212,6 +212,37 @@ func TestSheetNeverSeenSaysWhy(t *testing.T) {
 	assert.Equal(t, "the untorn sheet was never seen settled by the camera", s.Error)
 }
 
+// TestUnseenTearsKeepTheStanding: tears announced for a sheet the camera never saw settle are
+// undecided, with every declared skill at all its letters (not measured) and the template
+// fitting on the untorn paper, as audit rules a session whose sheet photo is missing.
+func TestUnseenTearsKeepTheStanding(t *testing.T) {
+	players := []Player{{Name: "Ann", Skills: []string{"Archery", "Tea Ceremony"}}}
+	var log strings.Builder
+	c := newController(Config{Players: players, Paper: template.Paper{Name: "a4"}, Template: template.Default(), Log: &log}, &scriptReferee{})
+	for _, line := range []string{"use Archery", "damage Tea Ceremony", "last-ditch hit"} {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	c.finish(false)
+	tears := c.rulings().Players[0].Tears
+	require.Len(t, tears, 3)
+	want := []judge.SkillState{{Name: "Archery", Remaining: 7, Available: true}, {Name: "Tea Ceremony", Remaining: 11, Available: true}}
+	for i, r := range tears {
+		assert.Equal(t, i+1, r.Index)
+		assert.Equal(t, judge.Undecided, r.Verdict)
+		assert.Equal(t, want, r.Skills, "tear %d: every declared skill, all its letters, not measured", i+1)
+		assert.True(t, r.PaperFitsTemplate, "tear %d: the untorn sheet fits the template", i+1)
+		assert.True(t, r.LettersAsBefore)
+		assert.False(t, r.Out)
+	}
+	assert.Contains(t, tears[0].UndecidedReason, "never seen settled on the table")
+	// The notes audit gives a tear whose sheet photo is missing.
+	assert.Contains(t, tears[0].Notes, "undecided: nothing measured reliably; letters, owed tears and paper carried unchanged")
+	assert.Contains(t, tears[2].UndecidedReason, "the last ditch effort comes after a tear that was never seen")
+	assert.Equal(t, 0, c.result().Ruled, "listed, not ruled nor recorded")
+}
+
 // TestInterruptedListsNoUnseenTears: an interrupted session rules nothing more: the tears
 // announced but not ruled are not listed as undecided rulings, and the log says so.
 func TestInterruptedListsNoUnseenTears(t *testing.T) {

@@ -81,6 +81,7 @@ func TestCameraUnpluggedKeepsRulings(t *testing.T) {
 	require.NotNil(t, res)
 	tears := res.Rulings.Players[0].Tears
 	require.Len(t, tears, 2, "the ruling made before the camera stopped is kept, the unseen tear listed")
+	assert.Equal(t, 1, res.Ruled, "one ruling made and recorded")
 	assert.NotEqual(t, judge.Undecided, tears[0].Verdict, "the first tear was judged on a frame")
 	// The second announced tear ("damage A") was never seen: it is listed, undecided, with
 	// the first tear's standing carried unchanged.

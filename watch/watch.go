@@ -114,8 +114,11 @@ type Config struct {
 // Result is what a watch session produced.
 type Result struct {
 	Rulings judge.Rulings
-	Frames  int    // frames read
-	End     string // why the session ended
+	// Ruled is how many of Rulings' tears the referee ruled and recorded; the others are
+	// tears announced but never seen (undecided, not recorded).
+	Ruled  int
+	Frames int    // frames read
+	End    string // why the session ended
 	// Interrupted: ctx was cancelled (Ctrl-C). Rulings holds only the tears ruled before;
 	// what was being judged, and tears announced but not ruled, are not in it.
 	Interrupted bool

@@ -375,10 +375,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	if opts.Timings != nil {
 		opts.Timings(aref.Timings())
 	}
-	n := 0
-	for _, p := range res.Rulings.Players {
-		n += len(p.Tears)
-	}
+	n := res.Ruled // the tears never seen are listed but not kept: nothing was judged
 	if res.Interrupted {
 		// As audit's: the rulings reported are committed; no document is written at the end
 		// (a regular --json file holds the rulings made, written as each was made).
