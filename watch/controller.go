@@ -319,11 +319,16 @@ func (c *controller) onAnnouncement(a Announcement) {
 		return
 	}
 	ps := c.players[p]
-	if a.Tear.Skill != "" && !slices.ContainsFunc(ps.Skills, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), a.Tear.Skill) }) {
-		// A mistyped skill is refused as it is typed, like a mistyped kind: queued, it would
-		// take the next torn sheet's place and leave the real tear unannounced.
-		c.logf("announcement %s %s ignored: %s has no skill %q (skills: %s); announce the tear again", a.Tear.Kind, a.Tear.Skill, ps.Name, a.Tear.Skill, strings.Join(ps.Skills, ", "))
-		return
+	if a.Tear.Skill != "" {
+		k := slices.IndexFunc(ps.Skills, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), a.Tear.Skill) })
+		if k < 0 {
+			// A mistyped skill is refused as it is typed, like a mistyped kind: queued, it would
+			// take the next torn sheet's place and leave the real tear unannounced.
+			c.logf("announcement %s %s ignored: %s has no skill %q (skills: %s); announce the tear again", a.Tear.Kind, a.Tear.Skill, ps.Name, a.Tear.Skill, strings.Join(ps.Skills, ", "))
+			return
+		}
+		// The ruling names the skill as declared, as audit's does ("use archery": Archery).
+		a.Tear.Skill = ps.Skills[k]
 	}
 	ps.anns = append(ps.anns, a.Tear)
 	c.match(p)

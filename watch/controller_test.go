@@ -159,7 +159,12 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		// A mistyped skill is refused as typed: it does not take the next sheet's place.
 		{name: "unknown skill refused as typed", players: two[:1],
 			steps: []step{{frame: 1}, {frame: -1, ann: "damage Nope"}, {frame: -1, ann: "use archery"}, {frame: 2}},
-			want:  []string{"fresh 0@1", "tear 0 use archery@2"}, log: `announcement damage Nope ignored: Ann has no skill "Nope" (skills: Archery, Cooking)`},
+			want:  []string{"fresh 0@1", "tear 0 use Archery@2"}, log: `announcement damage Nope ignored: Ann has no skill "Nope" (skills: Archery, Cooking)`},
+		// A skill typed in another case is ruled under its declared spelling, as audit's.
+		{name: "skill takes its declared spelling", players: two,
+			steps: []step{{frame: 1, player: 0}, {frame: 2, player: 1}, {frame: -1, ann: "bob: damage HOPSCOTCH"}, {frame: -1, ann: "use cooking"},
+				{frame: 3, player: 1}, {frame: 4, player: 0}},
+			want: []string{"fresh 0@1", "fresh 1@2", "tear 1 damage Hopscotch@3", "tear 0 use Cooking@4"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
