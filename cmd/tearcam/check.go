@@ -78,7 +78,8 @@ crypto/rand, or are given with --dice 3,4,5 (physical dice).
 
 With --db and --player the character comes from the session database: it can check only with
 a skill that still has a full letter on its sheet, and not at all once out; the roll is
-recorded there.`,
+recorded there. A count of 0 letters that is not certain (? in the rulings) refuses the
+skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam check --skill Lockpicking --level 3 --trained --bonus advantage,right-tool --ts 14
   tearcam check --skill Swordsmanship --level 4 --partial --attack --melee --defence --opp-level 2 --opp-trained
   tearcam check --db tearcam.db --player Ann --skill Archery --level 2 --trained --opposed --seed 7 --json`,
@@ -128,15 +129,17 @@ recorded there.`,
 
 // checkReport is what `check` prints with --json and records in the database.
 type checkReport struct {
-	Player    string                `json:"player,omitempty"`
-	Kind      string                `json:"kind"` // roll, check, opposed or attack
-	Source    string                `json:"source"`
-	Roll      *engine.Roll          `json:"roll,omitempty"`
-	Check     *engine.CheckResult   `json:"check,omitempty"`
-	Opposed   *engine.OpposedResult `json:"opposed,omitempty"`
-	Defending bool                  `json:"defending,omitempty"`
-	Won       *bool                 `json:"won,omitempty"` // opposed: did the character win
-	Attack    *engine.AttackResult  `json:"attack,omitempty"`
+	Player string `json:"player,omitempty"`
+	// GMConfirmed: the skill was used on the GM's word (--gm-confirms), and what was confirmed.
+	GMConfirmed string                `json:"gm_confirmed,omitempty"`
+	Kind        string                `json:"kind"` // roll, check, opposed or attack
+	Source      string                `json:"source"`
+	Roll        *engine.Roll          `json:"roll,omitempty"`
+	Check       *engine.CheckResult   `json:"check,omitempty"`
+	Opposed     *engine.OpposedResult `json:"opposed,omitempty"`
+	Defending   bool                  `json:"defending,omitempty"`
+	Won         *bool                 `json:"won,omitempty"` // opposed: did the character win
+	Attack      *engine.AttackResult  `json:"attack,omitempty"`
 }
 
 // spec builds one side's CheckSpec from its flags.
@@ -238,7 +241,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := checkReport{Player: opts.Player, Source: opts.Source.Name}
+	rep := checkReport{Player: opts.Player, GMConfirmed: opts.confirmed, Source: opts.Source.Name}
 	hand := handA
 	switch {
 	case opts.HasTS:

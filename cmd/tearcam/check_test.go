@@ -283,6 +283,7 @@ func TestRunCheckJSONAndRecord(t *testing.T) {
 
 	for _, tc := range []struct{ player, skill, want string }{
 		{"Ann", "Hopscotch", "Ann has lost Hopscotch"},
+		{"Ann", "Poetry", "but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of Poetry on the sheet, run again with --gm-confirms"},
 		{"Bo", "Cooking", "Bo is out"},
 		{"Ann", "Juggling", "no skill"},
 	} {

@@ -73,15 +73,21 @@ type characterFlags struct {
 	DB      string
 	Player  string
 	Session string
+	// GMConfirms: the GM confirms that the skill still has a full letter on the sheet where
+	// tearcam counts none but that count is not certain (measured: false).
+	GMConfirms bool
 	// OpenSource opens the database (a stub in tests).
 	OpenSource func(path, session string) (characterSource, error)
 	warn       io.Writer // status messages (stderr)
+	// confirmed says what the GM confirmed (GMConfirms used), for the record; "" otherwise.
+	confirmed string
 }
 
 func (c *characterFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.DB, "db", "", "session database to take the character from (with --player)")
 	cmd.Flags().StringVar(&c.Player, "player", "", "the player whose character acts (with --db)")
 	cmd.Flags().StringVar(&c.Session, "session", "", "session name in the database (default: the player's most recent)")
+	cmd.Flags().BoolVar(&c.GMConfirms, "gm-confirms", false, "the GM sees a full letter of --skill on the sheet where tearcam counts none, not certainly (marked ? in the rulings)")
 }
 
 // openCharacter checks that the character may use skill and returns the source to record
@@ -108,6 +114,20 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	if err == nil {
 		err = st.CanUse(skill)
 	}
+	if k, ok := skillOf(st, skill); ok && errors.Is(err, judge.ErrSkillLost) && !k.Measured {
+		// A count of 0 that is not certain (a letter too close to call, counted as gone; a
+		// skill located by a weak read) is the GM's call, never enforced silently.
+		if c.GMConfirms {
+			c.confirmed = fmt.Sprintf("tearcam counts no full letter of %s left, not certainly; the GM confirmed one is left", k.Name)
+			if c.warn != nil {
+				fmt.Fprintf(c.warn, "note: %s: %s\n", c.Player, c.confirmed)
+			}
+			err = nil
+		} else {
+			err = fmt.Errorf("%s has no full letter of %s left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of %s on the sheet, run again with --gm-confirms: %w",
+				st.Name, k.Name, k.Name, judge.ErrSkillLost)
+		}
+	}
 	if err == nil && st.Owed > 0 && c.warn != nil {
 		fmt.Fprintf(c.warn, "note: %s still owes %d %s after a faux pas\n", c.Player, st.Owed, plural(st.Owed, "tear", "tears"))
 	}
@@ -120,6 +140,16 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 		return nil, err
 	}
 	return src, nil
+}
+
+// skillOf is the state of the skill named (as Standing.CanUse matches it).
+func skillOf(st judge.Standing, skill string) (judge.SkillState, bool) {
+	for _, k := range st.Skills {
+		if k.Name == skill || strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(skill)) {
+			return k, true
+		}
+	}
+	return judge.SkillState{}, false
 }
 
 // diceSource is the random source: seeded with --seed, crypto/rand otherwise.
@@ -182,7 +212,8 @@ refusing any reveal that does not match its commitment.
 
 With --db and --player the character comes from the session database: it can throw only
 with a skill that still has a full letter on its sheet, and not at all once out; the throw
-is recorded there.`,
+is recorded there. A count of 0 letters that is not certain (? in the rulings) refuses the
+skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam throw --skill Swordsmanship --attribute 2 --series 3 --choice stones,swords
   tearcam throw --db tearcam.db --player Ann --skill Archery --attribute 1 --focus --seed 7 --json
   tearcam throw --commit scrolls`,
@@ -220,6 +251,8 @@ is recorded there.`,
 // throwReport is what `throw` prints with --json and records in the database.
 type throwReport struct {
 	Player string `json:"player,omitempty"`
+	// GMConfirmed: the skill was used on the GM's word (--gm-confirms), and what was confirmed.
+	GMConfirmed string `json:"gm_confirmed,omitempty"`
 	engine.ThrowResult
 }
 
@@ -259,7 +292,7 @@ func runThrow(opts *throwOptions) error {
 		return fmt.Errorf("throw: %w", err)
 	}
 	res.Source = used.String()
-	rep := throwReport{Player: opts.Player, ThrowResult: res}
+	rep := throwReport{Player: opts.Player, GMConfirmed: opts.confirmed, ThrowResult: res}
 	if src != nil {
 		// Recorded before it is reported: nothing is shown that the database lacks.
 		if err := src.RecordRoll(opts.Player, "throw", rep); err != nil {

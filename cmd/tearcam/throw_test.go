@@ -54,11 +54,13 @@ func (s *rollStub) RecordRoll(player, kind string, roll any) error {
 
 func (s *rollStub) Close() error { s.closed = true; return nil }
 
-// newRollStub has Ann (Archery 7 letters left, Hopscotch lost) and Bo (out, last ditch).
+// newRollStub has Ann (Archery 7 letters left, Hopscotch lost, Poetry 0 left by a count
+// that is not certain) and Bo (out, last ditch).
 func newRollStub() *rollStub {
 	return &rollStub{standings: map[string]judge.Standing{
 		"Ann": {Name: "Ann", Skills: []judge.SkillState{
-			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0}}},
+			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0, Measured: true},
+			{Name: "Poetry", Remaining: 0}}},
 		"Bo": {Name: "Bo", Out: true, OutReason: judge.OutLastDitch, Skills: []judge.SkillState{
 			{Name: "Cooking", Remaining: 7}}},
 	}}
@@ -94,6 +96,7 @@ func TestThrowFlags(t *testing.T) {
 				assert.Equal(t, "seed:7", o.Source.Name)
 				assert.True(t, o.JSON)
 			}},
+		{"gm confirms", "--gm-confirms", func(t *testing.T, o *throwOptions) { assert.True(t, o.GMConfirms) }},
 		{"series bo3", "--series bo3", func(t *testing.T, o *throwOptions) { assert.Equal(t, 3, o.Series) }},
 		{"series BO5", "--series BO5", func(t *testing.T, o *throwOptions) { assert.Equal(t, 5, o.Series) }},
 		{"database", "--db t.db --player Ann --session s.yaml --skill Archery", func(t *testing.T, o *throwOptions) {
@@ -314,6 +317,7 @@ func TestRunThrowCharacter(t *testing.T) {
 		{"available skill", "Ann", "Archery", ""},
 		{"skill name as spoken", "Ann", "archery", ""},
 		{"lost skill", "Ann", "Hopscotch", "Ann has lost Hopscotch"},
+		{"lost by a count not certain", "Ann", "poetry", "Ann has no full letter of Poetry left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of Poetry on the sheet, run again with --gm-confirms"},
 		{"unknown skill", "Ann", "Juggling", `Ann has no skill "Juggling"`},
 		{"out", "Bo", "Cooking", "Bo is out (last_ditch)"},
 		{"unknown player", "Cy", "Archery", `player "Cy"`},
@@ -357,6 +361,25 @@ func TestRunThrowCharacter(t *testing.T) {
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	require.NoError(t, runThrow(o))
 	assert.Equal(t, "note: Ann still owes 1 tear after a faux pas\n", errOut.String())
+
+	// --gm-confirms lets a skill whose 0 left is not certain be used, says so on stderr and
+	// records it; it does not override a loss that is certain.
+	stub = newRollStub()
+	o, _ = throwOpts(t)
+	errOut.Reset()
+	o.IO.ErrOut = &errOut
+	o.DB, o.Player, o.Skill, o.OpenSource, o.GMConfirms = "t.db", "Ann", "Poetry", stub.opener(), true
+	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+	require.NoError(t, runThrow(o))
+	assert.Equal(t, "note: Ann: tearcam counts no full letter of Poetry left, not certainly; the GM confirmed one is left\n", errOut.String())
+	require.Len(t, stub.records, 1)
+	assert.Contains(t, stub.records[0].data, `"gm_confirmed":"tearcam counts no full letter of Poetry left, not certainly; the GM confirmed one is left"`)
+	o, _ = throwOpts(t)
+	o.DB, o.Player, o.Skill, o.OpenSource, o.GMConfirms = "t.db", "Ann", "Hopscotch", newRollStub().opener(), true
+	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+	err := runThrow(o)
+	assert.Equal(t, 2, ExitCode(err))
+	assert.ErrorContains(t, err, "Ann has lost Hopscotch (no full letter left)")
 
 	// A record that fails is an error, and nothing is reported.
 	stub = newRollStub()
