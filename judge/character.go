@@ -49,7 +49,9 @@ type skillTrack struct {
 
 // WeakReadConfidence is the location confidence (SkillLayout.Confidence) under which a
 // skill's letters left are never reported as measured: ocr/'s own bar for a confident
-// location (its re-read after tears checks only skills at or above it). A skill placed on the
+// location (its re-read after tears checks only skills at or above it). ocr/'s confidence is
+// calibrated: the estimated probability that the skill lies on its own word with every
+// letter's outline on that letter, so under this bar the layout is more than 40% likely wrong. A skill placed on the
 // wrong word (a weak read of another word) would otherwise lose letters, or be lost, "for
 // certain" when that word is torn.
 const WeakReadConfidence = 0.6

@@ -48,7 +48,7 @@ type atomStep struct {
 // expected widths (exp, px per unit of width: scale). Each choice costs its letters' width
 // deviation, the gaps inside joined marks and the ink cut through; Tesseract's symbol
 // centres (when given) pull the letters. ok is false when no division fits.
-func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale float64, centres []float64) ([]letterPart, []string, float64, bool) {
+func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale float64, centres []float64) ([]letterPart, []string, division, bool) {
 	n, m := len(exp), len(blobs)
 	if m == 0 || n == 0 || scale <= 0 {
 		return nil, nil, 0, false
@@ -303,11 +303,11 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 		}
 	}
 	notes := []string{cutByMarks}
-	conf := 1.0
+	conf := byMarks
 	if split {
-		notes, conf = []string{cutByProfile}, 0.7
+		notes, conf = []string{cutByProfile}, byProfile
 	} else if m != n {
-		notes, conf = []string{cutByJoined}, 0.85
+		notes, conf = []string{cutByJoined}, byJoinedMarks
 	}
 	out := make([]letterPart, n)
 	u0, u1 := blobs[0].u0, blobs[0].u1
@@ -316,7 +316,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 	}
 	for i := range groups {
 		if len(groups[i]) == 0 {
-			conf = 0.5
+			conf = withEmptyLetter
 			notes = append(notes, cutNoInkShare)
 		}
 		lo, hi := u0, u1

@@ -33,7 +33,6 @@ func TestRefDiag(t *testing.T) {
 	if d := os.Getenv("TEARCAM_SYNTH_DIR"); d != "" {
 		dir = d
 	}
-	cases, _ := filepath.Glob(filepath.Join(dir, "*", "truth.json"))
 	loc, err := ocr.NewLocator(2)
 	if err != nil {
 		t.Fatal(err)
@@ -41,165 +40,146 @@ func TestRefDiag(t *testing.T) {
 	defer loc.Close()
 	var hds []float64
 	var diffs, undetOurs, undetTruth, letters int
-	for _, tj := range cases {
-		caseDir := filepath.Dir(tj)
-		truth, err := synth.LoadTruth(caseDir)
+	ocr.ForEachFreshSheet(t, dir, func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage) {
+		var names []string
+		for _, sk := range pt.Skills {
+			names = append(names, sk.Name)
+		}
+		lays, err := loc.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
 		if err != nil {
 			t.Fatal(err)
 		}
-		paper := template.Paper{Name: truth.Paper.Name, WidthMM: truth.Paper.WidthMM, HeightMM: truth.Paper.HeightMM}
-		for _, pt := range truth.Players {
-			m, err := vision.ReadImage(filepath.Join(caseDir, pt.Sheet.File))
+		// The truth is in the generator's sheet frame; vision's frame may be turned: map
+		// through the photo.
+		hinv := inv3(fresh.H)
+		toVis := func(p [2]float64) judge.Point {
+			q := pt.Sheet.Homography.Apply(synth.Pt{X: p[0], Y: p[1]})
+			w := hinv[6]*q.X + hinv[7]*q.Y + hinv[8]
+			return judge.Point{X: (hinv[0]*q.X + hinv[1]*q.Y + hinv[2]) / w, Y: (hinv[3]*q.X + hinv[4]*q.Y + hinv[5]) / w}
+		}
+		truthLays := make([]judge.SkillLayout, len(pt.Skills))
+		for k, sk := range pt.Skills {
+			tl := judge.SkillLayout{Name: sk.Name, Located: len(sk.Letters), Confidence: 1}
+			lay := lays[k]
+			var errs []string
+			for i, le := range sk.Letters {
+				var q []judge.Point
+				for _, p := range le.OutlineMM {
+					q = append(q, toVis(p))
+				}
+				tl.Letters = append(tl.Letters, judge.Letter{Char: le.Char, Outline: q})
+				if lay.Located == len(sk.Letters) {
+					h := hd(lay.Letters[i].Outline, q)
+					hds = append(hds, h)
+					// Along the baseline: the centroid offset.
+					f0, f1 := toVis(sk.Letters[0].OutlineMM[0]), toVis(sk.Letters[len(sk.Letters)-1].OutlineMM[0])
+					a := math.Atan2(f1.Y-f0.Y, f1.X-f0.X)
+					c1, c2 := cent(lay.Letters[i].Outline), cent(q)
+					du := (c1.X-c2.X)*math.Cos(a) + (c1.Y-c2.Y)*math.Sin(a)
+					errs = append(errs, fmt.Sprintf("%s:%+.1f/%.1f", le.Char, du, h))
+				}
+			}
+			truthLays[k] = tl
+			x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+			for _, le := range tl.Letters {
+				for _, p := range le.Outline {
+					x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
+				}
+			}
+			t.Logf("%s %s %-14q %-24s cap %4.1f located %d/%d conf %.2f box %.0f,%.0f,%.0f,%.0f px %v %q", filepath.Base(caseDir), pt.Name, sk.Name, sk.Font, sk.CapHeightMM, lay.Located, len(sk.Letters), lay.Confidence,
+				x0*fresh.PxPerMM, y0*fresh.PxPerMM, x1*fresh.PxPerMM, y1*fresh.PxPerMM, errs, lay.Notes)
+		}
+		if d := os.Getenv("OCR_REFDIAG_DUMP"); d != "" {
+			gocv.IMWrite(filepath.Join(d, filepath.Base(caseDir)+"-"+pt.Name+"-fresh.png"), fresh.Image)
+			img := fresh.Image.Clone()
+			draw := func(q []judge.Point, c color.RGBA) {
+				var pts []image.Point
+				for _, p := range q {
+					pts = append(pts, image.Pt(int(p.X*fresh.PxPerMM), int(p.Y*fresh.PxPerMM)))
+				}
+				pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+				gocv.Polylines(&img, pv, true, c, 1)
+				pv.Close()
+			}
+			for k := range truthLays {
+				for _, le := range truthLays[k].Letters {
+					draw(le.Outline, color.RGBA{0, 180, 0, 0})
+				}
+				for i, le := range lays[k].Letters {
+					draw(le.Outline, [3]color.RGBA{{0, 0, 255, 0}, {255, 0, 0, 0}, {200, 0, 200, 0}}[i%3])
+				}
+			}
+			gocv.IMWrite(filepath.Join(d, filepath.Base(caseDir)+"-"+pt.Name+".png"), img)
+			img.Close()
+		}
+		before := fresh
+		for _, tt := range pt.Tears {
+			m, err := vision.ReadImage(filepath.Join(caseDir, tt.Photo.File))
 			if err != nil {
 				t.Fatal(err)
 			}
-			fresh, err := vision.Fresh(m, paper)
+			after, err := vision.Register(fresh, m)
 			m.Close()
 			if err != nil {
-				t.Logf("%s %s: %v", filepath.Base(caseDir), pt.Name, err)
+				t.Logf("  tear %d: %v", tt.Index, err)
 				continue
 			}
-			var names []string
-			for _, sk := range pt.Skills {
-				names = append(names, sk.Name)
-			}
-			lays, err := loc.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The truth is in the generator's sheet frame; vision's frame may be turned: map
-			// through the photo.
-			hinv := inv3(fresh.H)
-			toVis := func(p [2]float64) judge.Point {
-				q := pt.Sheet.Homography.Apply(synth.Pt{X: p[0], Y: p[1]})
-				w := hinv[6]*q.X + hinv[7]*q.Y + hinv[8]
-				return judge.Point{X: (hinv[0]*q.X + hinv[1]*q.Y + hinv[2]) / w, Y: (hinv[3]*q.X + hinv[4]*q.Y + hinv[5]) / w}
-			}
-			truthLays := make([]judge.SkillLayout, len(pt.Skills))
-			for k, sk := range pt.Skills {
-				tl := judge.SkillLayout{Name: sk.Name, Located: len(sk.Letters), Confidence: 1}
-				lay := lays[k]
-				var errs []string
-				for i, le := range sk.Letters {
-					var q []judge.Point
-					for _, p := range le.OutlineMM {
-						q = append(q, toVis(p))
-					}
-					tl.Letters = append(tl.Letters, judge.Letter{Char: le.Char, Outline: q})
-					if lay.Located == len(sk.Letters) {
-						h := hd(lay.Letters[i].Outline, q)
-						hds = append(hds, h)
-						// Along the baseline: the centroid offset.
-						f0, f1 := toVis(sk.Letters[0].OutlineMM[0]), toVis(sk.Letters[len(sk.Letters)-1].OutlineMM[0])
-						a := math.Atan2(f1.Y-f0.Y, f1.X-f0.X)
-						c1, c2 := cent(lay.Letters[i].Outline), cent(q)
-						du := (c1.X-c2.X)*math.Cos(a) + (c1.Y-c2.Y)*math.Sin(a)
-						errs = append(errs, fmt.Sprintf("%s:%+.1f/%.1f", le.Char, du, h))
-					}
-				}
-				truthLays[k] = tl
-				x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-				for _, le := range tl.Letters {
-					for _, p := range le.Outline {
-						x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
-					}
-				}
-				t.Logf("%s %s %-14q %-24s cap %4.1f located %d/%d conf %.2f box %.0f,%.0f,%.0f,%.0f px %v %q", filepath.Base(caseDir), pt.Name, sk.Name, sk.Font, sk.CapHeightMM, lay.Located, len(sk.Letters), lay.Confidence,
-					x0*fresh.PxPerMM, y0*fresh.PxPerMM, x1*fresh.PxPerMM, y1*fresh.PxPerMM, errs, lay.Notes)
-			}
-			if d := os.Getenv("OCR_REFDIAG_DUMP"); d != "" {
-				gocv.IMWrite(filepath.Join(d, filepath.Base(caseDir)+"-"+pt.Name+"-fresh.png"), fresh.Image)
-				img := fresh.Image.Clone()
-				draw := func(q []judge.Point, c color.RGBA) {
-					var pts []image.Point
-					for _, p := range q {
-						pts = append(pts, image.Pt(int(p.X*fresh.PxPerMM), int(p.Y*fresh.PxPerMM)))
-					}
-					pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
-					gocv.Polylines(&img, pv, true, c, 1)
-					pv.Close()
-				}
-				for k := range truthLays {
-					for _, le := range truthLays[k].Letters {
-						draw(le.Outline, color.RGBA{0, 180, 0, 0})
-					}
-					for i, le := range lays[k].Letters {
-						draw(le.Outline, [3]color.RGBA{{0, 0, 255, 0}, {255, 0, 0, 0}, {200, 0, 200, 0}}[i%3])
-					}
-				}
-				gocv.IMWrite(filepath.Join(d, filepath.Base(caseDir)+"-"+pt.Name+".png"), img)
-				img.Close()
-			}
-			before := fresh
-			for _, tt := range pt.Tears {
-				m, err := vision.ReadImage(filepath.Join(caseDir, tt.Photo.File))
-				if err != nil {
-					t.Fatal(err)
-				}
-				after, err := vision.Register(fresh, m)
-				m.Close()
-				if err != nil {
-					t.Logf("  tear %d: %v", tt.Index, err)
-					continue
-				}
-				ro, err1 := vision.Measure(before, after, lays, template.Default())
-				rt, err2 := vision.Measure(before, after, truthLays, template.Default())
-				if err1 == nil && err2 == nil {
-					for k := range pt.Skills {
-						so, st := ro.Measurement.Letters[k].States, rt.Measurement.Letters[k].States
-						if pt.Skills[k].Name == tt.Skill {
-							var ex []judge.LetterState
-							if k < len(tt.ExactLetters) {
-								ex = tt.ExactLetters[k].States
-							}
-							t.Logf("  tear %d %s %q: ours %v truth layout %v exact %v", tt.Index, tt.Kind, tt.Skill, so, st, ex)
-						}
+			ro, err1 := vision.Measure(before, after, lays, template.Default())
+			rt, err2 := vision.Measure(before, after, truthLays, template.Default())
+			if err1 == nil && err2 == nil {
+				for k := range pt.Skills {
+					so, st := ro.Measurement.Letters[k].States, rt.Measurement.Letters[k].States
+					if pt.Skills[k].Name == tt.Skill {
 						var ex []judge.LetterState
 						if k < len(tt.ExactLetters) {
 							ex = tt.ExactLetters[k].States
 						}
-						for i := range st {
-							letters++
-							if st[i].Undetermined() {
-								undetTruth++
+						t.Logf("  tear %d %s %q: ours %v truth layout %v exact %v", tt.Index, tt.Kind, tt.Skill, so, st, ex)
+					}
+					var ex []judge.LetterState
+					if k < len(tt.ExactLetters) {
+						ex = tt.ExactLetters[k].States
+					}
+					for i := range st {
+						letters++
+						if st[i].Undetermined() {
+							undetTruth++
+						}
+						if i < len(so) && so[i].Undetermined() {
+							undetOurs++
+						}
+						var o judge.LetterState
+						if i < len(so) {
+							o = so[i]
+						}
+						if o != st[i] {
+							diffs++
+							e := "?"
+							if i < len(ex) {
+								e = ex[i].String()
 							}
-							if i < len(so) && so[i].Undetermined() {
-								undetOurs++
-							}
-							var o judge.LetterState
-							if i < len(so) {
-								o = so[i]
-							}
-							if o != st[i] {
-								diffs++
-								e := "?"
-								if i < len(ex) {
-									e = ex[i].String()
-								}
-								t.Logf("  tear %d %q letter %d %q: ours %s, truth layout %s, exact %s", tt.Index, pt.Skills[k].Name, i, pt.Skills[k].Letters[i].Char, o, st[i], e)
-							}
+							t.Logf("  tear %d %q letter %d %q: ours %s, truth layout %s, exact %s", tt.Index, pt.Skills[k].Name, i, pt.Skills[k].Letters[i].Char, o, st[i], e)
 						}
 					}
-				} else {
-					t.Logf("  tear %d: measure %v %v", tt.Index, err1, err2)
 				}
-				if ro != nil {
-					ro.Close()
-				}
-				if rt != nil {
-					rt.Close()
-				}
-				if before != fresh {
-					before.Close()
-				}
-				before = after
+			} else {
+				t.Logf("  tear %d: measure %v %v", tt.Index, err1, err2)
+			}
+			if ro != nil {
+				ro.Close()
+			}
+			if rt != nil {
+				rt.Close()
 			}
 			if before != fresh {
 				before.Close()
 			}
-			fresh.Close()
+			before = after
 		}
-	}
+		if before != fresh {
+			before.Close()
+		}
+	})
 	sort.Float64s(hds)
 	within := 0
 	for _, h := range hds {

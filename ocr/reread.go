@@ -49,7 +49,7 @@ func (l *Locator) Reread(sheet, mask gocv.Mat, pxPerMM float64, layouts []judge.
 				kept = append(kept, i)
 				// Low-confidence layouts may hold outlines placed without ink of their own:
 				// no ink there proves nothing.
-				if ink < inkNone && lay.Confidence >= 0.6 {
+				if ink < inkNone && lay.Confidence >= judge.WeakReadConfidence {
 					notes = append(notes, fmt.Sprintf("%s: letter %d %q should be on the sheet but no ink is there", lay.Name, i+1, le.Char))
 				}
 			case judge.LetterRemoved, judge.LetterGone:
@@ -58,7 +58,7 @@ func (l *Locator) Reread(sheet, mask gocv.Mat, pxPerMM float64, layouts []judge.
 				}
 			}
 		}
-		if len(kept) >= 3 && lay.Confidence >= 0.6 {
+		if len(kept) >= 3 && lay.Confidence >= judge.WeakReadConfidence {
 			if n := l.rereadWord(im, lay, kept); n != "" {
 				notes = append(notes, n)
 			}

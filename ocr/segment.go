@@ -24,11 +24,18 @@ var fillGaps = true
 
 var fillReach, fillShare = 0.6, 0.6
 
+// endGap and endLength bound a mark taken beyond a word's end (see withMarksInside), in
+// core heights: its gap to the word and its length along the line.
+var endGap, endLength = 0.5, 1.5
+
 // withMarksInside returns the region with the ink marks that lie inside it along the line
 // and across its core band but belong to no word region of their own here (thin strokes word
 // grouping left out: an l or i written apart). At most 40% more ink is taken; the region
-// itself when there is none.
-func (f *segFrame) withMarksInside() *region {
+// itself when there is none. When short (fewer letters were read than the name has), a mark
+// just beyond either end of the word (within endGap core heights, no longer than a letter,
+// at least 0.3 core heights high and mostly inside the core band) is taken too, the nearest at each end: a first or last letter
+// written a little apart, which word grouping left out and the read missed.
+func (f *segFrame) withMarksInside(short bool) *region {
 	rg, im := f.rg, f.im
 	in := make(map[int]bool, len(rg.comps))
 	for _, c := range rg.comps {
@@ -45,8 +52,16 @@ func (f *segFrame) withMarksInside() *region {
 		cp := &im.comps[c]
 		x0, y0, x1, y1 = min(x0, cp.x0), min(y0, cp.y0), max(x1, cp.x1), max(y1, cp.y1)
 	}
+	if short {
+		// Beyond the ends too.
+		r := int(math.Ceil((endGap + endLength) * core))
+		x0, y0, x1, y1 = x0-r, y0-r, x1+r, y1+r
+	}
 	var add []int
 	area := 0
+	// The nearest mark beyond each end (component, gap).
+	ends := [2]int{-1, -1}
+	endGaps := [2]float64{math.Inf(1), math.Inf(1)}
 	for ci := range im.comps {
 		cp := &im.comps[ci]
 		if in[ci] || cp.x1 < x0 || cp.x0 > x1 || cp.y1 < y0 || cp.y0 > y1 {
@@ -59,10 +74,18 @@ func (f *segFrame) withMarksInside() *region {
 			v0, v1 = math.Min(v0, v), math.Max(v1, v)
 		}
 		uc := (u0 + u1) / 2
-		if uc <= rg.u0 || uc >= rg.u1 || u1-u0 > 3*core {
+		if v0 < rg.v0-fillReach*hgt || v1 > rg.v1+fillReach*hgt {
 			continue
 		}
-		if v0 < rg.v0-fillReach*hgt || v1 > rg.v1+fillReach*hgt {
+		if short && u1-u0 <= endLength*core && v1-v0 >= 0.3*core && math.Min(v1, f.hi)-math.Max(v0, f.lo) >= 0.6*(v1-v0) {
+			if g := rg.u0 - u1; g >= 0 && g <= endGap*core && g < endGaps[0] {
+				ends[0], endGaps[0] = ci, g
+			}
+			if g := u0 - rg.u1; g >= 0 && g <= endGap*core && g < endGaps[1] {
+				ends[1], endGaps[1] = ci, g
+			}
+		}
+		if uc <= rg.u0 || uc >= rg.u1 || u1-u0 > 3*core {
 			continue
 		}
 		// Across the core band, or a small mark (a dot) over it.
@@ -71,6 +94,12 @@ func (f *segFrame) withMarksInside() *region {
 		}
 		add = append(add, ci)
 		area += len(cp.pix)
+	}
+	for _, ci := range ends {
+		if ci >= 0 {
+			add = append(add, ci)
+			area += len(im.comps[ci].pix)
+		}
 	}
 	if len(add) == 0 || float64(area) > fillShare*float64(len(rg.pix)) {
 		return rg
@@ -266,9 +295,19 @@ func estimateShear(im *inkMap, rg *region) float64 {
 	return bestS
 }
 
+// division is how a word's ink was divided into its letters.
+type division int
+
+const (
+	byMarks         division = iota // one mark (or several) per letter
+	byJoinedMarks                   // more marks than letters, the closest joined
+	byProfile                       // joined letters cut along the baseline
+	withEmptyLetter                 // cut along the baseline, a letter left with no ink of its own
+)
+
 // letterOutlines cuts the matched view's ink into the skill's letters and returns their
-// outlines in mm, notes about how they were found, and a confidence factor for the cut.
-func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string, float64) {
+// outlines in mm, notes about how they were found, and how the ink was divided.
+func (im *inkMap) letterOutlines(v *view, name string) ([]judge.Letter, []string, division) {
 	parts, rg, notes, conf := im.letterParts(v, name)
 	letters := judge.LetterRunes(name)
 	out := make([]judge.Letter, len(parts))
@@ -287,7 +326,7 @@ type letterPart struct {
 
 // letterParts divides the matched view's ink into the skill's letters. It returns the
 // region cut (the view's, with the marks inside it that word grouping left out).
-func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []string, float64) {
+func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []string, division) {
 	rg := v.rg
 	if rg.full != nil {
 		rg = rg.full // read without its descenders, cut whole
@@ -297,7 +336,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 	f := &segFrame{im: im, rg: rg, shear: estimateShear(im, rg)}
 	f.setCore()
 	if fillGaps {
-		rg = f.withMarksInside()
+		rg = f.withMarksInside(v.rd != nil && len([]rune(v.rd.folded())) < n)
 		f.rg = rg
 	}
 	// Expected widths, with the space after a word added to its last letter.
@@ -443,7 +482,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 			for i, b := range bs {
 				out[i] = letterPart{pix: b.pix}
 			}
-			return out, rg, []string{cutByJoined}, 0.85
+			return out, rg, []string{cutByJoined}, byJoinedMarks
 		}
 	}
 	if len(blobs) == n && plausible(blobs) {
@@ -451,7 +490,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 		for i, b := range blobs {
 			out[i] = letterPart{pix: b.pix}
 		}
-		return out, rg, []string{cutByMarks}, 1
+		return out, rg, []string{cutByMarks}, byMarks
 	}
 	// Joined letters: cut the column profile by dynamic programming.
 	cuts := f.cutProfile(exp, wordEnds, u0, u1, centres)
@@ -487,11 +526,11 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 		}
 	}
 	notes := []string{cutByProfile}
-	conf := 0.7
+	conf := byProfile
 	out := make([]letterPart, n)
 	for i := range groups {
 		if len(groups[i]) == 0 {
-			conf = 0.5
+			conf = withEmptyLetter
 			notes = append(notes, cutNoInkShare)
 		}
 		lo, hi := u0, u1
