@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 )
 
 // Template is a closed polygon in millimetres that a removed piece must be able to cover
@@ -41,19 +43,47 @@ var (
 )
 
 // Parse reads a template from its JSON form and validates it: only the keys "name" and
-// "polygon_mm", one JSON value, at least three points, finite
-// coordinates, a positive area, no self-intersection, under 1000 mm across. A template without
-// a name is called "custom".
+// "polygon_mm" (spelt exactly so, each once), one JSON value, at least three points of two
+// finite coordinates each, a positive area, no self-intersection, under 1000 mm across. A
+// template without a name is called "custom".
 func Parse(data []byte) (Template, error) {
-	var t Template
+	// Go's decoder matches keys case-insensitively ("Polygon_MM" would fill polygon_mm) and
+	// drops a point's third coordinate into [2]float64: the object is read key by key, and
+	// each point as a list, so that neither passes unnoticed.
+	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
-	// A misspelt key ("polygon" for "polygon_mm") is named, not read as a missing polygon.
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return Template{}, fmt.Errorf("parse template json: %w", err)
 	}
 	if dec.More() {
 		return Template{}, fmt.Errorf("parse template json: more than one JSON value")
+	}
+	if err := uniqueKeys(data); err != nil {
+		return Template{}, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if k != "name" && k != "polygon_mm" {
+			// A misspelt key ("polygon" for "polygon_mm") is named, not read as a missing polygon.
+			return Template{}, fmt.Errorf("parse template json: unknown field %q (the keys are \"name\" and \"polygon_mm\", spelt so)", k)
+		}
+	}
+	t := Template{}
+	if v, ok := raw["name"]; ok {
+		if err := json.Unmarshal(v, &t.Name); err != nil {
+			return Template{}, fmt.Errorf("parse template json: \"name\": want a string")
+		}
+	}
+	if v, ok := raw["polygon_mm"]; ok {
+		var pts [][]float64
+		if err := json.Unmarshal(v, &pts); err != nil {
+			return Template{}, fmt.Errorf("parse template json: \"polygon_mm\": want a list of [x, y] points in mm")
+		}
+		for i, q := range pts {
+			if len(q) != 2 {
+				return Template{}, fmt.Errorf("parse template json: \"polygon_mm\" point %d has %d coordinates, want 2 ([x, y] in mm)", i+1, len(q))
+			}
+			t.PolygonMM = append(t.PolygonMM, [2]float64{q[0], q[1]})
+		}
 	}
 	if t.Name == "" {
 		t.Name = "custom"
@@ -62,6 +92,42 @@ func Parse(data []byte) (Template, error) {
 		return Template{}, err
 	}
 	return t, nil
+}
+
+// uniqueKeys refuses a JSON object (data, valid JSON) that gives a top-level key twice
+// (decoding keeps the last silently).
+func uniqueKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	seen := map[string]bool{}
+	depth, wantKey := 0, false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the end: data was decoded already
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+				if depth == 1 {
+					wantKey = d == '{'
+				}
+			} else if depth--; depth == 1 {
+				wantKey = true // a nested value ended: a key comes next
+			}
+			continue
+		}
+		if depth != 1 {
+			continue
+		}
+		if k, ok := tok.(string); ok && wantKey {
+			if seen[k] {
+				return fmt.Errorf("parse template json: key %q given twice", k)
+			}
+			seen[k], wantKey = true, false
+			continue
+		}
+		wantKey = true // a value at the top level: a key comes next
+	}
 }
 
 // Load reads and validates a template JSON file. "default" or "" gives Default().

@@ -2,6 +2,8 @@ package template
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,6 +51,41 @@ func TestParse(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrTooFewPoints)
 	_, err = Parse([]byte(`{"polygon_mm":[[0,0],[10,0],[0,10]]} {"polygon_mm":[]}`))
 	assert.ErrorContains(t, err, "more than one JSON value")
+}
+
+// TestParseIsStrict: what Go's decoder lets pass is refused, in one line naming the problem:
+// a key in another case (Go matches keys case-insensitively), a point with three coordinates
+// or one (a [2]float64 keeps the first two, or pads with 0), a key given twice (the last won).
+func TestParseIsStrict(t *testing.T) {
+	cases := []struct {
+		name, json, want string
+	}{
+		{"key in another case", `{"name":"t","polygon_mm":[[0,0],[30,0],[30,20],[0,20]],"Polygon_MM":[[0,0]]}`,
+			`unknown field "Polygon_MM" (the keys are "name" and "polygon_mm", spelt so)`},
+		{"only a key in another case", `{"NAME":"t","polygon_mm":[[0,0],[30,0],[30,20],[0,20]]}`, `unknown field "NAME"`},
+		{"three coordinates", `{"name":"t","polygon_mm":[[0,0],[30,0,5],[30,20],[0,20]]}`,
+			`"polygon_mm" point 2 has 3 coordinates, want 2 ([x, y] in mm)`},
+		{"one coordinate", `{"polygon_mm":[[0,0],[30],[30,20],[0,20]]}`, `"polygon_mm" point 2 has 1 coordinates`},
+		{"not a point list", `{"polygon_mm":[0,0,30,0]}`, `"polygon_mm": want a list of [x, y] points in mm`},
+		{"name not a string", `{"name":5,"polygon_mm":[[0,0],[30,0],[30,20]]}`, `"name": want a string`},
+		{"key twice", `{"polygon_mm":[[0,0],[1,0],[0,1]],"name":"a","polygon_mm":[[0,0],[30,0],[30,20]]}`, `key "polygon_mm" given twice`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.json))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\n")
+		})
+	}
+	// The same keys inside points or twice in nested values are fine; the file is named.
+	tp, err := Parse([]byte(`{"name":"tri","polygon_mm":[[0,0],[30,0],[0,20]]}`))
+	require.NoError(t, err)
+	assert.Equal(t, Template{Name: "tri", PolygonMM: [][2]float64{{0, 0}, {30, 0}, {0, 20}}}, tp)
+	path := filepath.Join(t.TempDir(), "tpl-3d.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"name":"t","polygon_mm":[[0,0],[30,0,5],[30,20],[0,20]]}`), 0o644))
+	_, err = Load(path)
+	assert.EqualError(t, err, "template "+path+`: parse template json: "polygon_mm" point 2 has 3 coordinates, want 2 ([x, y] in mm)`)
 }
 
 func TestApplyRotatesAndFlips(t *testing.T) {
