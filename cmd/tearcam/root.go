@@ -96,9 +96,17 @@ func Main(args []string, iostreams *IO) int {
 		// set here, before: -8 is AV_LOG_QUIET.
 		os.Setenv("OPENCV_FFMPEG_LOGLEVEL", "-8")
 	}
-	root := NewRootCmd(iostreams)
+	// A failed write of the data on standard output is an error (exit 1), never silent,
+	// whichever command wrote it and whether or not it looked at the error.
+	out := &stickyWriter{w: iostreams.Out}
+	streams := *iostreams
+	streams.Out = out
+	root := NewRootCmd(&streams)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("write standard output: %w", out.err)
+	}
 	if err != nil {
 		if cmd != nil && isCobraUsage(err) {
 			err = &UsageError{Err: fmt.Errorf("%w (see %s --help)", err, cmd.CommandPath())}
@@ -107,6 +115,20 @@ func Main(args []string, iostreams *IO) int {
 		return ExitCode(err)
 	}
 	return 0
+}
+
+// stickyWriter passes writes on to w and keeps the first error.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 func isCobraUsage(err error) bool {

@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func testIO() (*IO, *bytes.Buffer, *bytes.Buffer) {
@@ -25,5 +31,43 @@ func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
 		assert.Equal(t, 2, Main(args, iostreams), args)
 		assert.Empty(t, out.String())
 		assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
+	}
+}
+
+// failingWriter fails every write, as standard output on /dev/full does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestFailedStdoutWriteIsAnError: every command whose data on standard output cannot be
+// written exits 1 with one line saying so, never 0 (README: "a failed write is an error,
+// never silent"); audit's table and help ignored the error before.
+func TestFailedStdoutWriteIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	// A grey square: no sheet in it, so the audit rules its tear undecided without OCR.
+	img := image.NewGray(image.Rect(0, 0, 64, 64))
+	for i := range img.Pix {
+		img.Pix[i] = 128
+	}
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, img))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "grey.png"), b.Bytes(), 0o644))
+	manifest := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte("paper: a4\nplayers:\n  - name: Ann\n    skills: [Archery]\n    sheet: grey.png\n    tears:\n      - {photo: grey.png, kind: use, skill: Archery}\n"), 0o644))
+	for _, args := range [][]string{
+		{"audit", manifest, "--db", filepath.Join(dir, "x.db")},
+		{"audit", manifest, "--db", filepath.Join(dir, "y.db"), "--json", "-"},
+		{"help"},
+		{"--version"},
+		{"throw", "--skill", "A", "--choice", "stones", "--gm-choice", "swords"},
+		{"check", "--skill", "A", "--level", "2", "--trained", "--ts", "12", "--seed", "1"},
+	} {
+		t.Run(strings.Join(args[:1], " "), func(t *testing.T) {
+			var errOut bytes.Buffer
+			code := Main(args, &IO{In: strings.NewReader(""), Out: failingWriter{}, ErrOut: &errOut})
+			assert.Equal(t, 1, code, errOut.String())
+			lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+			assert.Regexp(t, `^tearcam: (write standard output: )?.*no space left on device$`, lines[len(lines)-1])
+		})
 	}
 }
