@@ -114,6 +114,13 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 	if o.Source == "" {
 		return nil, usageErrorf("watch: --source is required (a camera number, /dev/videoN or a video file)")
 	}
+	if o.Still <= 0 {
+		// 0 would take a sheet still for no time at all (and was silently read as the default).
+		return nil, usageErrorf("watch: --still %v: want a positive duration, e.g. 400ms", o.Still)
+	}
+	if o.Grace < 0 {
+		return nil, usageErrorf("watch: --grace %v: want a duration of 0 or more, e.g. 2s", o.Grace)
+	}
 	if o.Session != "" {
 		if len(o.Players) > 0 || len(o.Skills) > 0 {
 			return nil, usageErrorf("watch: --session and --player/--skills cannot be used together")

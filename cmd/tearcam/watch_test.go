@@ -449,6 +449,9 @@ func TestWatchBadInput(t *testing.T) {
 	}{
 		{"no source", []string{"watch", "--skills", "A"}, 2, "--source is required"},
 		{"no players", []string{"watch", "--source", "0"}, 2, "say who plays"},
+		{"negative still", []string{"watch", "--source", "0", "--skills", "A", "--still", "-1s"}, 2, "watch: --still -1s: want a positive duration, e.g. 400ms"},
+		{"zero still", []string{"watch", "--source", "0", "--skills", "A", "--still", "0s"}, 2, "watch: --still 0s: want a positive duration"},
+		{"negative grace", []string{"watch", "--source", "0", "--skills", "A", "--grace", "-2s"}, 2, "watch: --grace -2s: want a duration of 0 or more"},
 		{"unpaired skills", []string{"watch", "--source", "0", "--player", "Ann", "--player", "Bob", "--skills", "A"}, 2, "2 --player but 1 --skills"},
 		{"session and players", []string{"watch", "--source", "0", "--session", plan, "--player", "Ann", "--skills", "A"}, 2, "cannot be used together"},
 		{"skill given twice", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "Caf\u00e9,Cafe\u0301"}, 2, `--skills for Ann: "Café" given twice`},
