@@ -95,6 +95,21 @@ func TestJudgeUsage(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(stderr, "\n"))
 		})
 	}
+	// One tear: a second --tear (or any flag given twice) is bad usage, not the last taken.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--skills", "Archery,Cooking", "--tear", "use:Archery", "--tear", "use:Cooking"}, `tearcam: invalid argument "use:Cooking" for "--tear" flag: given twice (first "use:Archery"): give it once`},
+		{[]string{"--skills", "Archery", "--skills", "Cooking", "--tear", "use:Cooking"}, `tearcam: invalid argument "Cooking" for "--skills" flag: given twice (first "Archery")`},
+		{[]string{"--skills", "Archery", "--tear", "use:Archery", "--paper", "a4", "--paper", "letter"}, `"--paper" flag: given twice`},
+	} {
+		iostreams, stdout, errOut := testIO()
+		assert.Equal(t, 2, Main(append([]string{"judge", "--before", before, "--after", after}, tc.args...), iostreams))
+		assert.Empty(t, stdout.String())
+		assert.Contains(t, errOut.String(), tc.want)
+		assert.Equal(t, 1, strings.Count(errOut.String(), "\n"))
+	}
 	// Missing required flags are bad usage through Main too.
 	iostreams, _, errOut := testIO()
 	assert.Equal(t, 2, Main([]string{"judge", "--before", before}, iostreams))

@@ -117,6 +117,35 @@ func Main(args []string, iostreams *IO) int {
 	return 0
 }
 
+// onceString is a string flag that may be given once: a second value is refused (pflag
+// makes it a usage error naming the flag), not silently taken over the first.
+type onceString struct {
+	p   *string
+	set bool
+}
+
+func newOnceString(p *string, def string) *onceString {
+	*p = def
+	return &onceString{p: p}
+}
+
+func (o *onceString) String() string {
+	if o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+func (o *onceString) Set(v string) error {
+	if o.set {
+		return fmt.Errorf("given twice (first %q): give it once", *o.p)
+	}
+	*o.p, o.set = v, true
+	return nil
+}
+
+func (o *onceString) Type() string { return "string" }
+
 // stickyWriter passes writes on to w and keeps the first error.
 type stickyWriter struct {
 	w   io.Writer
