@@ -445,7 +445,7 @@ func combineStates(lo, hi judge.LetterState) judge.LetterState {
 
 // partialLetters measures the letters with the maybe region in both extremes and combines
 // them (combineStates). bm, am, removed are as measured (maybe pixels paper on both).
-func partialLetters(before *SheetImage, maybe, bm, am, removed []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
+func partialLetters(before *SheetImage, maybe, bm, am, removed, seen []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
 	bl, al := append([]byte(nil), bm...), append([]byte(nil), am...)
 	ah, rh := append([]byte(nil), am...), append([]byte(nil), removed...)
 	for i, v := range maybe {
@@ -457,8 +457,8 @@ func partialLetters(before *SheetImage, maybe, bm, am, removed []byte, w, h int,
 			ah[i], rh[i] = 0, 255
 		}
 	}
-	lo := letterStates(before, bl, al, removed, w, h, layouts, resid)
-	hi := letterStates(before, bm, ah, rh, w, h, layouts, resid)
+	lo := letterStates(before, bl, al, removed, seen, w, h, layouts, resid)
+	hi := letterStates(before, bm, ah, rh, seen, w, h, layouts, resid)
 	for si := range lo {
 		for li := range lo[si].States {
 			if si < len(hi) && li < len(hi[si].States) {
@@ -480,6 +480,32 @@ const (
 	inkMissFrac   = 0.5 // the part of the group's ink that must be missing
 )
 
+// inkSeen is where s's photo shows ink (frame layout, 255): pixels darker than the mean of a
+// 6 mm window around them by 8 levels (OpenCV's adaptive threshold, on the grey image), grown
+// by a millimetre for registration and blur; nil when s has no image.
+func inkSeen(s *SheetImage) []byte {
+	if s.Image.Empty() {
+		return nil
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
+	th := gocv.NewMat()
+	defer th.Close()
+	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*s.PxPerMM)|1, 8)
+	k := disk(s.PxPerMM, 1)
+	gocv.Dilate(th, &th, k)
+	k.Close()
+	return th.ToBytes()
+}
+
+// disk is an elliptic structuring element of diameter 2 round(mm ppm) + 1 px. The caller
+// closes it.
+func disk(ppm, mm float64) gocv.Mat {
+	e := 2*int(math.Round(mm*ppm)) + 1
+	return gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
+}
+
 // inkMissing returns the largest area (mm² of ink) of one group of the fresh sheet's
 // writing (ink within 3 mm) lying on s's paper (away from its edges) whose ink s's photo
 // mostly does not show (more than inkMissFrac of it), and where (mm).
@@ -490,23 +516,10 @@ func inkMissing(fresh, s *SheetImage) (float64, pt) {
 		return 0, pt{}
 	}
 	ppm := s.PxPerMM
-	disk := func(mm float64) gocv.Mat {
-		e := 2*int(math.Round(mm*ppm)) + 1
-		return gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(e, e))
-	}
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
-	th := gocv.NewMat()
-	defer th.Close()
-	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*ppm)|1, 8)
-	k := disk(1) // registration and blur
-	gocv.Dilate(th, &th, k)
-	k.Close()
-	seen := th.ToBytes()
+	seen := inkSeen(s)
 	pm := s.Mask.Clone()
 	defer pm.Close()
-	k = disk(1.5)
+	k := disk(ppm, 1.5)
 	gocv.Erode(pm, &pm, k)
 	k.Close()
 	paper := pm.ToBytes()
@@ -523,7 +536,7 @@ func inkMissing(fresh, s *SheetImage) (float64, pt) {
 	}
 	gm := newMask(w, h, cand)
 	defer gm.Close()
-	k = disk(3)
+	k = disk(ppm, 3)
 	gocv.Dilate(gm, &gm, k)
 	k.Close()
 	labels := gocv.NewMat()

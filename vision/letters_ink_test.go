@@ -58,6 +58,7 @@ func TestLetterStatesInkOnly(t *testing.T) {
 		layout.Letters = append(layout.Letters, judge.Letter{Char: l.char, Outline: o})
 	}
 	layout.Located = len(layout.Letters)
+	photographAfter(before, after)
 	r, err := Measure(before, after, []judge.SkillLayout{layout}, template.Default())
 	require.NoError(t, err)
 	defer r.Close()

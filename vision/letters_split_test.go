@@ -37,6 +37,7 @@ func TestSplitDoubt(t *testing.T) {
 		layouts = append(layouts, l)
 	}
 	// E's box is 35..43 mm and x's 46..54: a 3 mm gap, more than letterSplitGapMM.
+	photographAfter(before, after)
 	r, err := Measure(before, after, layouts, template.Default())
 	require.NoError(t, err)
 	defer r.Close()

@@ -374,10 +374,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if resid > DoubtResidualMM {
 		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
 	}
+	var seen []byte // where the after photo shows ink (letterSeenFrac)
+	if len(layouts) > 0 {
+		seen = inkSeen(after)
+	}
 	if maybe != nil {
-		m.Letters = partialLetters(before, maybe, bm, am, removed, w, h, layouts, resid)
+		m.Letters = partialLetters(before, maybe, bm, am, removed, seen, w, h, layouts, resid)
 	} else {
-		m.Letters = letterStates(before, bm, am, removed, w, h, layouts, resid)
+		m.Letters = letterStates(before, bm, am, removed, seen, w, h, layouts, resid)
 	}
 	applyHistory(before, after, m.Letters)
 	// Letters too close to call are explained by the judge's notes (judge.Rule), not here.

@@ -218,6 +218,7 @@ func TestLetterFragmentOutline(t *testing.T) {
 	dotFar := inkLetter(&before.Image, "i", rectPoly(100, 150, 1.5, 1.5, 0))
 	layout.Letters = append(layout.Letters, dotCut, dotGone, dotNear, dotFar)
 	layout.Located = len(layout.Letters)
+	photographAfter(before, after)
 	r, err := Measure(before, after, []judge.SkillLayout{layout}, template.Default())
 	require.NoError(t, err)
 	defer r.Close()

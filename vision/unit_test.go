@@ -130,6 +130,24 @@ func sheetFromMask(mask gocv.Mat, paper template.Paper) *SheetImage {
 	return &SheetImage{Image: img, Mask: mask, PxPerMM: DefaultPxPerMM, Paper: paper}
 }
 
+// photographAfter paints on after's image what a photo of it shows: the before image (its
+// paper and the ink drawn on it) wherever after's mask is paper. Measure checks that ink it
+// keeps on the after-sheet shows in the after photo (letterSeenFrac).
+func photographAfter(before, after *SheetImage) {
+	bi, ai, am := before.Image.ToBytes(), after.Image.ToBytes(), after.Mask.ToBytes()
+	for i, v := range am {
+		if v != 0 {
+			copy(ai[3*i:3*i+3], bi[3*i:3*i+3])
+		}
+	}
+	m, err := gocv.NewMatFromBytes(after.Image.Rows(), after.Image.Cols(), gocv.MatTypeCV8UC3, ai)
+	if err != nil {
+		panic(err)
+	}
+	m.CopyTo(&after.Image)
+	m.Close()
+}
+
 func TestMeasureMasks(t *testing.T) {
 	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
 	sz := frameSize(p, DefaultPxPerMM)
@@ -220,6 +238,7 @@ func TestLetterStates(t *testing.T) {
 		layout.Letters = append(layout.Letters, inkLetter(&before.Image, k, boxes[k]))
 	}
 	layout.Located = len(layout.Letters)
+	photographAfter(before, after)
 	r, err := Measure(before, after, []judge.SkillLayout{layout, {Name: "missing"}}, template.Default())
 	require.NoError(t, err)
 	defer r.Close()
@@ -229,6 +248,7 @@ func TestLetterStates(t *testing.T) {
 	// History: measured again with after as the before-sheet, the removed and cut letters are gone.
 	after2 := sheetFromMask(after.Mask.Clone(), p)
 	defer after2.Close()
+	photographAfter(after, after2)
 	r2, err := Measure(after, after2, []judge.SkillLayout{layout}, template.Default())
 	require.NoError(t, err)
 	defer r2.Close()
