@@ -626,7 +626,7 @@ players:
     tears:
       - {kind: use, skill: Hopscotch}
 `), 0o644))
-	o := &watchOptions{Source: "0", Session: man}
+	o := &watchOptions{Source: "0", Session: man, Still: watch.DefaultDetectorConfig().StillFor}
 	pl, err := o.plan()
 	require.NoError(t, err)
 	require.Len(t, pl.Players, 2)
