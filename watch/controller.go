@@ -35,6 +35,9 @@ type playerState struct {
 	anns    []judge.Tear // announced tears not yet judged
 	frames  []settled    // settled frames not yet judged
 	next    int          // scripted: index of the next tear in Tears
+	// coveredFor is the index of the tear whose frame was last found covered (logged once
+	// per tear: a hand resting on the sheet may settle several times).
+	coveredFor int
 }
 
 func newController(cfg Config, ref Referee) *controller {
@@ -435,8 +438,11 @@ func (c *controller) covered(p int, t judge.Tear, no int, err error) bool {
 		return false
 	}
 	ps := c.players[p]
-	c.logf("frame %d: %s; %s's tear %d (%s %s) is not ruled on it: waiting for the sheet to settle uncovered",
-		no, oneLine(err.Error()), ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+	if idx := len(ps.rulings.Tears) + 1; ps.coveredFor != idx {
+		ps.coveredFor = idx
+		c.logf("frame %d: %s; %s's tear %d (%s %s) is not ruled on it: waiting for the sheet to settle uncovered",
+			no, oneLine(err.Error()), ps.Name, idx, t.Kind, t.Skill)
+	}
 	c.rearm()
 	return true
 }

@@ -59,6 +59,7 @@ func TestParseAnnouncement(t *testing.T) {
 type scriptReferee struct {
 	calls     []string
 	freshFail map[int]bool // frame numbers not usable as fresh sheets
+	covered   map[int]bool // frame numbers where something covers the sheet
 }
 
 func (s *scriptReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
@@ -87,6 +88,9 @@ func (s *scriptReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, [
 	s.calls = append(s.calls, fmt.Sprintf("tear %d %s %s@%s", p, t.Kind, t.Skill, at))
 	if t.Skill == "Broken" {
 		return judge.TearRuling{}, nil, errors.New("registration refused")
+	}
+	if f != nil && s.covered[f.No] {
+		return judge.TearRuling{}, nil, fmt.Errorf("%w at (10, 20) mm", ErrCovered)
 	}
 	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, nil, nil
 }
@@ -261,4 +265,36 @@ func TestInterruptedListsNoUnseenTears(t *testing.T) {
 	assert.Empty(t, c.rulings().Players[0].Tears)
 	assert.Contains(t, log.String(), "Ann: 1 tear(s) announced but not ruled: interrupted")
 	assert.NotContains(t, log.String(), "never seen")
+}
+
+// TestCoveredFramesWait: frames where something covers the sheet rule nothing; the tear is
+// ruled on the next uncovered frame, the log says so once per tear, and each covered frame
+// re-arms the capture.
+func TestCoveredFramesWait(t *testing.T) {
+	var log strings.Builder
+	ref := &scriptReferee{covered: map[int]bool{2: true, 3: true, 5: true}}
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Now: time.Now}, ref)
+	rearmed := 0
+	c.rearm = func() { rearmed++ }
+	c.onSettle(settledAt(1, 0))
+	for _, line := range []string{"use Archery", "damage Cooking"} {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	for no := 2; no <= 6; no++ {
+		c.onSettle(settledAt(no, 0))
+	}
+	c.finish(false)
+	assert.Equal(t, []string{"fresh 0@1", "tear 0 use Archery@2", "tear 0 use Archery@3", "tear 0 use Archery@4",
+		"tear 0 damage Cooking@5", "tear 0 damage Cooking@6"}, ref.calls)
+	tears := c.rulings().Players[0].Tears
+	require.Len(t, tears, 2)
+	assert.Equal(t, PhotoName(4), tears[0].Photo)
+	assert.Equal(t, PhotoName(6), tears[1].Photo)
+	assert.Equal(t, 3, rearmed)
+	assert.Equal(t, 1, strings.Count(log.String(), "Ann's tear 1 (use Archery) is not ruled on it"), log.String())
+	assert.Contains(t, log.String(), "frame 2: something covers the sheet at (10, 20) mm; Ann's tear 1 (use Archery) is not ruled on it: waiting for the sheet to settle uncovered")
+	assert.Contains(t, log.String(), "frame 5: something covers the sheet at (10, 20) mm; Ann's tear 2 (damage Cooking)")
 }
