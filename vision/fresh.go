@@ -177,8 +177,9 @@ func splitSheet(loc *located) (*located, *region, error) {
 	return nil, nil, err
 }
 
-// pickSheet chooses the sheet among the located regions or says why there is none.
-func pickSheet(l *located) (*region, error) {
+// sheetRegions are the located regions that look like a whole sheet (sheetLike) and are
+// between 3% and 98% of the photo, largest first.
+func sheetRegions(l *located) []*region {
 	imgArea := float64(l.w * l.h)
 	var sheets []*region
 	for i := range l.regions {
@@ -187,6 +188,47 @@ func pickSheet(l *located) (*region, error) {
 			sheets = append(sheets, r)
 		}
 	}
+	return sheets
+}
+
+// severalSheets is ErrSeveralSheets when a second sheet-like region is over 30% of the
+// largest's area: which one is the player's sheet cannot be told, and registration would
+// take whichever matches the fresh sheet's writing best (another copy of the untorn sheet
+// made a torn sheet read as nothing removed).
+func severalSheets(sheets []*region) error {
+	if len(sheets) > 1 && sheets[1].area > 0.3*sheets[0].area {
+		return fmt.Errorf("%w: found %d", ErrSeveralSheets, len(sheets))
+	}
+	return nil
+}
+
+// severalSheetsIn is severalSheets for a photo located without quadrilaterals (Register's):
+// they are fitted here, and only when a second region is large enough to matter.
+func severalSheetsIn(l *located) error {
+	imgArea := float64(l.w * l.h)
+	var big []region
+	for _, r := range l.regions {
+		if r.area >= 0.03*imgArea && r.area < 0.98*imgArea {
+			big = append(big, r)
+		}
+	}
+	if len(big) < 2 || big[1].area <= 0.3*big[0].area {
+		return nil
+	}
+	var sheets []*region
+	for i := range big {
+		big[i].fitQuad(l.mask, l.w, l.h)
+		if big[i].sheetLike() {
+			sheets = append(sheets, &big[i])
+		}
+	}
+	return severalSheets(sheets)
+}
+
+// pickSheet chooses the sheet among the located regions or says why there is none.
+func pickSheet(l *located) (*region, error) {
+	imgArea := float64(l.w * l.h)
+	sheets := sheetRegions(l)
 	if len(sheets) == 0 {
 		// A big paper-coloured blob with straight sides that runs into the frame's edge is a
 		// sheet cut off by the frame.
@@ -198,8 +240,8 @@ func pickSheet(l *located) (*region, error) {
 		}
 		return nil, ErrNoSheet
 	}
-	if len(sheets) > 1 && sheets[1].area > 0.3*sheets[0].area {
-		return nil, fmt.Errorf("%w: found %d", ErrSeveralSheets, len(sheets))
+	if err := severalSheets(sheets); err != nil {
+		return nil, err
 	}
 	r := sheets[0]
 	if cutOff(r, l.w, l.h) {

@@ -242,27 +242,33 @@ func findRegions(mask gocv.Mat, mb []byte, w, h int, quads bool) []region {
 			out = append(out, r)
 			continue
 		}
-		r.quad, r.quadOK = fitQuad(r.contour)
-		if r.quadOK {
-			r.fill, r.support = quadEvidence(mb, w, h, r.quad)
-		}
-		if !r.sheetLike() {
-			// Something stuck to the sheet can pull the hull's corners: try the straight runs.
-			if q2, ok := fitQuadLines(r.contour); ok {
-				f2, s2 := quadEvidence(mb, w, h, q2)
-				if !r.quadOK || f2+s2 > r.fill+r.support {
-					r.quad, r.quadOK, r.fill, r.support = q2, true, f2, s2
-				}
-			}
-		}
-		if r.quadOK {
-			r.quadness = a / polyArea(r.quad[:])
-			r.sideFit = sideFit(r.contour, r.quad)
-		}
+		r.fitQuad(mb, w, h)
 		out = append(out, r)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
 	return out
+}
+
+// fitQuad fits r's quadrilateral to its contour and measures its evidence in the paper
+// mask mb (w x h): fill, support, quadness and sideFit.
+func (r *region) fitQuad(mb []byte, w, h int) {
+	r.quad, r.quadOK = fitQuad(r.contour)
+	if r.quadOK {
+		r.fill, r.support = quadEvidence(mb, w, h, r.quad)
+	}
+	if !r.sheetLike() {
+		// Something stuck to the sheet can pull the hull's corners: try the straight runs.
+		if q2, ok := fitQuadLines(r.contour); ok {
+			f2, s2 := quadEvidence(mb, w, h, q2)
+			if !r.quadOK || f2+s2 > r.fill+r.support {
+				r.quad, r.quadOK, r.fill, r.support = q2, true, f2, s2
+			}
+		}
+	}
+	if r.quadOK {
+		r.quadness = r.area / polyArea(r.quad[:])
+		r.sideFit = sideFit(r.contour, r.quad)
+	}
 }
 
 // fitQuad fits a quadrilateral to a closed outline: the convex hull is reduced to its four

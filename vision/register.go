@@ -98,8 +98,9 @@ func freshFeatures(s *SheetImage) (*features, error) {
 // Register maps a later photo of the same sheet (moved, turned, upside down, seen in
 // perspective, torn) into fresh's sheet frame. It returns the registered SheetImage (Image is
 // the photo warped into the frame, Mask the paper left, ResidualMM the alignment residual),
-// or an error: ErrBlankFrame, ErrNoSheet, ErrBadInput, or a *RegistrationError (wrapping
-// ErrRegistration) when the alignment cannot be trusted. The caller closes the result.
+// or an error: ErrBlankFrame, ErrNoSheet, ErrSeveralSheets, ErrBadInput, or a
+// *RegistrationError (wrapping ErrRegistration) when the alignment cannot be trusted. The
+// caller closes the result.
 func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if fresh == nil || fresh.Image.Ptr() == nil || fresh.Image.Empty() {
 		return nil, fmt.Errorf("%w: no fresh sheet", ErrBadInput)
@@ -117,6 +118,10 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	}
 	if len(loc.regions) == 0 {
 		return nil, ErrNoSheet
+	}
+	// Two sheets, as Fresh refuses them: the player's cannot be told from another.
+	if err := severalSheetsIn(loc); err != nil {
+		return nil, err
 	}
 	ff, err := freshFeatures(fresh)
 	if err != nil {
