@@ -270,6 +270,11 @@ func runSynthSet(t *testing.T, photo bool) {
 		if a := alt[len(alt)-1]; a.Located > 0 {
 			absentFound++
 			t.Logf("sheet %d: %q is not on the sheet but was located: %q", i, absent, a.Notes)
+			// On another word: the location must be weak, so that its count is never
+			// reported as measured.
+			if a.Confidence >= judge.WeakReadConfidence {
+				t.Errorf("sheet %d: %q is not on the sheet, yet located with confidence %.2f", i, absent, a.Confidence)
+			}
 		}
 		for k, sk := range sh.Skills {
 			s := scoreSkill(lays[k], sk)
