@@ -265,6 +265,14 @@ func checkWatchAgainstAudit(t *testing.T, tv tableVideo, scripted bool) {
 	// A ruling line starts "NAME tear N: " (reasons may mention "the tear" too).
 	assert.Len(t, regexp.MustCompile(`(?m)^\S+ tear \d+: `).FindAllString(stdout.String(), -1), tears+lastDitch, "one line per ruling")
 
+	checkRecordedRulings(t, db, doc)
+}
+
+// checkRecordedRulings checks that the session database db holds, as current, the rulings
+// doc that watch reported (none retracted is left current), and that `tearcam audit` on
+// the frames watch recorded gives the same rulings.
+func checkRecordedRulings(t *testing.T, db string, doc judge.Rulings) {
+	t.Helper()
 	// The database's current rulings are the ones reported (none retracted is left current).
 	sdb, err := store.Open(db)
 	require.NoError(t, err)
@@ -686,6 +694,8 @@ func TestWatchHandOnSheet(t *testing.T) {
 	assert.NotContains(t, tears[0].UndecidedReason, "covers")
 	assert.Regexp(t, `frame (1[5-9]|2\d|3[0-4]): something covers the sheet at \(\d+, \d+\) mm .*Breta's tear 1 \(use hand\) is not ruled on it: waiting for the sheet to settle uncovered`, stderr.String())
 	assert.Equal(t, 1, strings.Count(stdout.String(), "Breta tear 1:"), stdout.String())
+	// The ruling taken back is not current in the database, and audit agrees.
+	checkRecordedRulings(t, filepath.Join(dir, "hand.db"), doc)
 }
 
 // TestWatchInterrupted sends SIGINT to `tearcam watch` while it reads the fresh sheet (OCR):
