@@ -20,7 +20,10 @@ type crop struct {
 var targetHeight = 72.0
 
 // render draws the region's own ink (other words' ink left out) in its reading frame.
-func (im *inkMap) render(rg *region) *crop {
+func (im *inkMap) render(rg *region) *crop { return im.renderAt(rg, 1) }
+
+// renderAt is render with the letters zoom times the size Tesseract reads best.
+func (im *inkMap) renderAt(rg *region, zoom float64) *crop {
 	member := make(map[int32]bool, len(rg.comps))
 	for _, c := range rg.comps {
 		member[int32(c+1)] = true
@@ -31,7 +34,7 @@ func (im *inkMap) render(rg *region) *crop {
 	core := math.Max(im.coreHeight(rg), 0.3*hgt)
 	s := math.Min(targetHeight/hgt*1.6, coreTarget/core)
 	s = math.Max(s, targetHeight/hgt)
-	s = math.Min(math.Max(s, 0.4), 6)
+	s = math.Min(math.Max(s*zoom, 0.4), 6)
 	// Very long words: keep the crop width bounded.
 	if (rg.u1-rg.u0+1)*s > 3000 {
 		s = 3000 / (rg.u1 - rg.u0 + 1)

@@ -22,8 +22,10 @@
 //     orientation), no two sharing ink, by exhaustive branch-and-bound search. Weak reads that
 //     cover only part of a name are refused. A skill still not found is looked for once more
 //     in the ink no skill took, read without its descenders (big descender loops make
-//     Tesseract misread the letters above them); such a read must be at least 55% like the
-//     name. On a text-dense sheet (many candidate words per declared skill) the least
+//     Tesseract misread the letters above them), and in the orientation that read most like
+//     a missing skill, read again at 1.25 times the size (a handwritten word's read flips on
+//     a grey level of stroke: a second sample, pooled with the first); a read without
+//     descenders must be at least 55% like the name. On a text-dense sheet (many candidate words per declared skill) the least
 //     similarity rises with that number, since among hundreds of words some read half like
 //     any name. A one- or two-letter skill must be read along a sheet edge from ink about as
 //     short as its letters, the read spanning it (a letter read out of a longer word is not

@@ -45,9 +45,12 @@ type evidence struct {
 type view struct {
 	rg  *region
 	psm string // Tesseract page segmentation mode
-	cr  *crop
-	rd  *reading
-	err error
+	// zoom, when not 0, renders the letters that times the size Tesseract reads best (a
+	// second look at ink no skill took; see rereadClipped).
+	zoom float64
+	cr   *crop
+	rd   *reading
+	err  error
 }
 
 // candidate is a region, part of one or two regions read as one, with its readings at
@@ -69,7 +72,11 @@ func (l *Locator) readAll(im *inkMap, views []*view, whitelist string) {
 		go func() {
 			defer wg.Done()
 			for v := range jobs {
-				v.cr = im.render(v.rg)
+				if v.zoom > 0 {
+					v.cr = im.renderAt(v.rg, v.zoom)
+				} else {
+					v.cr = im.render(v.rg)
+				}
 				psm := v.psm
 				if psm == "" {
 					psm = "7"
@@ -141,6 +148,11 @@ func (c *candidate) bestView(skill string) (*view, float64) {
 	for _, rg := range order {
 		o := byRg[rg]
 		s := (0.5*o.sum/float64(o.n) + 0.5*o.bestSim) + o.tieBreak/float64(o.n)
+		// A clipped read counts only when it reads well (see assignSkills): a weak one must
+		// not hide the unclipped orientations.
+		if rg.full != nil && 0.5*o.sum/float64(o.n)+0.5*o.bestSim < clippedMinSimilar {
+			continue
+		}
 		if s > bs {
 			best, bs = o, s
 		}
@@ -412,18 +424,25 @@ var clippedMinSimilar = 0.55
 // clipPass enables rereadClipped.
 var clipPass = true
 
+// altZoom is the size, relative to the usual, at which rereadClipped reads once more the
+// orientation of each free candidate that read most like a missing skill (0: not). Tesseract's
+// read of a handwritten word flips on a grey level of stroke (the sample's "written": "wtiNen"
+// or "NwtiNen" as the sheet-wide ink threshold moves from 44 to 46): a look at another size
+// is a second sample, pooled with the first (see bestView).
+var altZoom = 1.25
+
 // rereadClipped reads, when a skill is still not found, the ink no skill took once more
-// without its descenders (see clipped), as another orientation of each candidate, and
-// assigns again.
+// without its descenders (see clipped), as another orientation of each candidate, and the
+// orientation that read most like a missing skill at another size (altZoom), pooled with
+// that orientation's reads; then assigns again.
 func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, skills, folded []string, whitelist string, letters []int, b *budget) []skillMatch {
-	missing := false
+	var missing []string
 	for k := range skills {
-		if !clipPass {
-			break
+		if clipPass && latinScript(skills[k]) && res[k].view == nil {
+			missing = append(missing, folded[k])
 		}
-		missing = missing || (latinScript(skills[k]) && res[k].view == nil)
 	}
-	if !missing {
+	if len(missing) == 0 {
 		return res
 	}
 	used := map[int]bool{}
@@ -462,6 +481,12 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 				sh.views = append(sh.views, &view{rg: cl, psm: psm})
 			}
 		}
+		// The orientation that read most like a missing skill, read again at another size.
+		if zv := c.likeliest(missing); altZoom > 0 && zv != nil {
+			for _, psm := range readModes {
+				sh.views = append(sh.views, &view{rg: zv.rg, psm: psm, zoom: altZoom})
+			}
+		}
 		if len(sh.views) > 0 {
 			shadows = append(shadows, sh)
 			owner[sh] = c
@@ -476,6 +501,19 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 		c.views = append(c.views, sh.views...)
 	}
 	return assignSkills(im, all, skills, folded, b.floor)
+}
+
+// likeliest is the candidate's unclipped view that reads most like one of the names
+// (folded), nil when none reads at all like any.
+func (c *candidate) likeliest(names []string) *view {
+	var best *view
+	bs := 0.0
+	for _, n := range names {
+		if v, s := c.bestView(n); v != nil && v.rg.full == nil && s > bs {
+			best, bs = v, s
+		}
+	}
+	return best
 }
 
 // pieceCore bounds the letter size pieceRuns measures gaps against, in core heights.
