@@ -217,6 +217,25 @@ func TestRegistrationFallsBackToThePreviousSheet(t *testing.T) {
 	assert.Equal(t, "measurement refused: ann-1.jpg: no match", res.Rulings.Players[0].Tears[0].UndecidedReason)
 }
 
+// TestPaperMaskNoFallback: a photo whose paper mask contradicts the fresh sheet's writing
+// (vision.ErrPaperMask) is refused; it is not registered to the previous measured sheet.
+func TestPaperMaskNoFallback(t *testing.T) {
+	photos := twoPlayerPhotos()
+	var ann3 fake.Photo
+	require.NoError(t, json.Unmarshal(photos["ann-3.jpg"], &ann3))
+	ann3.PaperMask = true
+	photos["ann-3.jpg"] = fake.JSON(ann3)
+	r, _ := newReferee(nil)
+	res, err := r.Audit(context.Background(), writeSession(t, twoPlayers, photos))
+	require.NoError(t, err)
+	tr := res.Rulings.Players[0].Tears[2]
+	assert.Equal(t, judge.Undecided, tr.Verdict)
+	assert.Equal(t, "measurement refused: ann-3.jpg: the paper mask cannot be trusted: 12 mm² of the sheet's writing or ruling at (50, 60) mm, on what it calls paper, does not show in the photo (the table taken for paper?)", tr.UndecidedReason)
+	for _, n := range tr.Notes {
+		assert.NotContains(t, n, "registered to the previous measured photo")
+	}
+}
+
 func TestResumeReusesUnchangedMeasurements(t *testing.T) {
 	m := writeSession(t, twoPlayers, twoPlayerPhotos())
 	db := storetest.MustOpenDB(t)

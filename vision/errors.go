@@ -23,6 +23,10 @@ var (
 	// refuses such a photo always; Register only when less than half the sheet frame is seen or
 	// the paper mask of the part seen cannot be trusted (otherwise the rest is unknown: cutoff.go).
 	ErrSheetCutOff = errors.New("sheet cut off by the edge of the photo")
+	// ErrPaperMask: the registered photo's paper mask contradicts the fresh sheet: some of the
+	// sheet's writing or ruling, on what the mask calls paper, does not show in the photo (the
+	// table taken for paper). The photo is not measured.
+	ErrPaperMask = errors.New("the paper mask cannot be trusted")
 	// ErrRegistration: the photo could not be aligned reliably with the fresh sheet.
 	ErrRegistration = errors.New("cannot align photo with the fresh sheet")
 	// ErrBadInput: an argument is unusable (empty Mat, wrong type, nil sheet).
@@ -44,3 +48,18 @@ func (e *RegistrationError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrRegistration) true.
 func (e *RegistrationError) Unwrap() error { return ErrRegistration }
+
+// PaperMaskError says why Register refused a registered photo's paper mask (the alignment
+// itself was accepted). It wraps ErrPaperMask.
+type PaperMaskError struct {
+	InkMM2     float64 // the fresh sheet's ink (mm²) on what the mask calls paper, not shown
+	AtMM       [2]float64
+	ResidualMM float64 // the accepted alignment's residual
+}
+
+func (e *PaperMaskError) Error() string {
+	return fmt.Sprintf("%v: %.0f mm² of the sheet's writing or ruling at (%.0f, %.0f) mm, on what it calls paper, does not show in the photo (the table taken for paper?)", ErrPaperMask, e.InkMM2, e.AtMM[0], e.AtMM[1])
+}
+
+// Unwrap makes errors.Is(err, ErrPaperMask) true.
+func (e *PaperMaskError) Unwrap() error { return ErrPaperMask }

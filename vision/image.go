@@ -43,8 +43,12 @@ type SheetImage struct {
 	grey     byte       // greyImage: 0 not yet known, 1 colour, 2 greyscale
 	paperLab *colorHist // colour model of this sheet's paper
 	ink      []byte     // fresh sheets: ink mask at frame resolution, computed on demand
-	blur     []byte     // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
-	lo, hi   []byte     // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
+	// fresh sheets: strong ink (freshStrongInk) at frame resolution, computed on demand
+	strongInk []byte
+	// seen: where the photo shows ink (inkSeen), computed on demand
+	seen   []byte
+	blur   []byte // fresh sheets: Image blurred 3x3 (BGR bytes), computed on demand
+	lo, hi []byte // fresh sheets: 5x5 minimum and maximum of blur, computed on demand
 
 	// fresh sheets: blur, lo and hi in grey (three equal channels), for greyscale photos
 	greyBlur, greyLo, greyHi []byte

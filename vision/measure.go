@@ -291,12 +291,12 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	m.EdgeToEdge = res.EdgeToEdge
 
 	// Outlines and tear lines, and the template in each piece.
-	var same, shown []string
-	var ink []byte // inkZone of the fresh sheet, for sameLook
-	if len(pieces) > 0 && img != nil && bimg != nil {
+	var same, shown, holes []string
+	var ink []byte // inkZone of the fresh sheet, for sameLook and holeLooksLikePaper
+	if len(pieces) > 0 && img != nil {
 		ink = inkZone(freshGray(before), w, h, ppm) // a registered sheet carries the fresh one's
 	}
-	for _, p := range pieces {
+	for pi, p := range pieces {
 		pm := make([]byte, w*h)
 		box := image.Rectangle{Min: image.Pt(w, h)}
 		for i := range pm {
@@ -313,6 +313,13 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		if sameLook(bimg, img, bm, am, ink, pm, box, w, h, ppm, 'a') {
 			c := box.Min.Add(box.Max).Div(2)
 			same = append(same, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm))
+		}
+		// A hole that looks like the paper around it (holelook.go).
+		if !touch[pi] && img != nil {
+			if ok, c := holeLooksLikePaper(img, am, ink, pm, box, w, h, ppm); ok {
+				at := box.Min.Add(box.Max).Div(2)
+				holes = append(holes, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm: colour within %.0f%% of it", float64(p.area)/(ppm*ppm), float64(at.X)/ppm, float64(at.Y)/ppm, 100*c))
+			}
 		}
 		// A piece that still shows the fresh sheet's writing or ruling is paper the after
 		// mask missed (inkshown.go).
@@ -407,6 +414,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if len(shown) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
 			Text: fmt.Sprintf("removed piece (%s) still shows the fresh sheet's writing or ruling in this photo: it may be paper the paper mask missed", strings.Join(shown, "; "))})
+	}
+	if len(holes) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+			Text: fmt.Sprintf("removed piece (%s) touches no edge of the sheet and this photo shows it like the paper around it, not like the table: it may be paper the paper mask missed (shade)", strings.Join(holes, "; "))})
 	}
 	if len(unseen) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutEdgeToEdge,

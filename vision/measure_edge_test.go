@@ -238,7 +238,8 @@ func TestLetterFragmentOutline(t *testing.T) {
 // and its mask calls it table (the independent synthetic set seed 3, case-007 ann-3: a tear
 // that removed nothing ruled faux_pas). Removed paper that looks the same, not paper, in both
 // photos is a doubt about whether anything was removed; a real tear (paper before, table
-// after) is not, nor is a tear on a table the colour of the paper (colour cannot tell).
+// after) is not. A hole onto a table the colour of the paper is, for another reason: it looks
+// like the paper around it in the photo after (holelook.go).
 func TestPieceAlreadyGone(t *testing.T) {
 	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
 	sz := frameSize(p, DefaultPxPerMM)
@@ -273,7 +274,10 @@ func TestPieceAlreadyGone(t *testing.T) {
 	}{
 		{"before mask took the table for paper", grey, hole, true},
 		{"real tear", grey, nil, false},
-		{"real tear on a table the colour of the paper", paperBGR, nil, false},
+		// The photo before cannot tell either; but a hole in the middle of the sheet showing the
+		// colour of the paper around it is itself a doubt (holelook.go): shaded paper the mask
+		// missed, or a table the paper's colour.
+		{"real tear on a table the colour of the paper", paperBGR, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,7 +306,12 @@ func TestPieceAlreadyGone(t *testing.T) {
 			assert.InDelta(t, want, r.AreaMM2, 0.05*want+5, "area")
 			got := doubtsAbout(r.Measurement, judge.AboutRemoved)
 			if tc.doubt {
-				assert.Len(t, got, 1, "doubt about the removal: %v", r.Measurement.Uncertain)
+				require.Len(t, got, 1, "doubt about the removal: %v", r.Measurement.Uncertain)
+				if tc.table == paperBGR {
+					assert.Contains(t, got[0].Text, "like the paper around it", "the hole's doubt, not the photo before's")
+				} else {
+					assert.Contains(t, got[0].Text, "looks the same in the photo before")
+				}
 			} else {
 				assert.Empty(t, got, "doubts %v", r.Measurement.Uncertain)
 			}

@@ -16,6 +16,7 @@ import (
 	"tearcam/judge"
 	"tearcam/referee"
 	"tearcam/template"
+	"tearcam/vision"
 )
 
 // ErrNotImage is returned for photos that are not fake JSON photos.
@@ -33,6 +34,7 @@ type Sheet struct {
 type Photo struct {
 	RegisterError  string  `json:"register_error,omitempty"` // Register fails with this
 	FreshError     string  `json:"fresh_error,omitempty"`    // Register to the fresh sheet (only) fails with this
+	PaperMask      bool    `json:"paper_mask,omitempty"`     // Register fails with vision.ErrPaperMask
 	SleepMS        int     `json:"sleep_ms,omitempty"`       // Measure takes this long
 	RemovedAreaMM2 float64 `json:"removed_area_mm2"`
 	Pieces         int     `json:"pieces"`
@@ -110,6 +112,9 @@ func (e *Eye) Register(fresh referee.Sheet, photo []byte) (referee.Sheet, error)
 	}
 	if p.RegisterError != "" {
 		return nil, errors.New(p.RegisterError)
+	}
+	if p.PaperMask {
+		return nil, &vision.PaperMaskError{InkMM2: 12, AtMM: [2]float64{50, 60}}
 	}
 	if p.FreshError != "" && fresh.(*sheet).photo == nil {
 		return nil, errors.New(p.FreshError)
