@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/jpeg" // DecodeConfig reads JPEG and PNG headers; jpegCorrupt checks a JPEG's data
 	_ "image/png"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -130,7 +131,8 @@ const MaxImagePixels = 200_000_000
 var ErrImageTooLarge = errors.New("image too large")
 
 // DecodeImage decodes encoded image bytes (JPEG, PNG, ...) into a BGR Mat the caller closes.
-// A JPEG without its end-of-image marker or a PNG without its IEND chunk is ErrTruncated:
+// A JPEG without an end-of-image marker after its scan (data after the marker, as a phone's
+// motion photo appends, is ignored) or a PNG without its IEND chunk is ErrTruncated:
 // OpenCV would otherwise return the missing part as grey and we would measure it. A JPEG or
 // PNG whose header declares more than MaxImagePixels is ErrImageTooLarge. A JPEG whose
 // compressed data is damaged is ErrCorrupt (see jpegCorrupt).
@@ -148,7 +150,7 @@ func DecodeImage(data []byte) (gocv.Mat, error) {
 			ErrImageTooLarge, cfg.Width, cfg.Height, float64(cfg.Width)*float64(cfg.Height)/1e6, MaxImagePixels/1000000)
 	}
 	if err := jpegCorrupt(data); err != nil {
-		return gocv.Mat{}, fmt.Errorf("%w (%v)", ErrCorrupt, err)
+		return gocv.Mat{}, err
 	}
 	m, err := gocv.IMDecode(data, gocv.IMReadColor)
 	if err != nil || m.Empty() {
@@ -163,8 +165,11 @@ func DecodeImage(data []byte) (gocv.Mat, error) {
 func truncated(data []byte) bool {
 	switch {
 	case len(data) >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF: // JPEG
-		end := bytes.TrimRight(data, "\x00\r\n ")
-		return !bytes.HasSuffix(end, []byte{0xFF, 0xD9})
+		// The end-of-image marker after the first scan; data may follow it (a phone's motion
+		// photo appends its video), which decoders ignore. A marker inside that data makes a
+		// truncated JPEG pass here; Go's decoder (jpegCorrupt) then finds it cut short.
+		sos := bytes.Index(data, []byte{0xFF, 0xDA})
+		return sos < 0 || !bytes.Contains(data[sos:], []byte{0xFF, 0xD9})
 	case len(data) >= 8 && bytes.Equal(data[:8], []byte("\x89PNG\r\n\x1a\n")):
 		return !bytes.Contains(data[max(0, len(data)-64):], []byte("IEND"))
 	}
@@ -173,10 +178,11 @@ func truncated(data []byte) bool {
 
 // jpegCorrupt decodes a JPEG with Go's image/jpeg, which stops at damaged compressed data
 // (a marker inside the entropy-coded data, a Huffman code that does not exist) with a
-// FormatError. libjpeg, under OpenCV, decodes such a file anyway: it prints "Corrupt JPEG
-// data: ..." on the process's stderr, naming no file, and fills what it could not decode
-// with grey or with smeared blocks, which would then be measured as paper or table. So a
-// damaged JPEG is refused before OpenCV sees it. Costs one decode (about 30 ms for a
+// FormatError: ErrCorrupt; or at data that ends before the image does: ErrTruncated.
+// libjpeg, under OpenCV, decodes such a file anyway: it prints "Corrupt JPEG data: ..." on
+// the process's stderr, naming no file, and fills what it could not decode with grey or with
+// smeared blocks, which would then be measured as paper or table. So a damaged JPEG is
+// refused before OpenCV sees it. Costs one decode (about 30 ms for a
 // 1600 x 1200 photo); a JPEG feature Go does not decode (arithmetic coding, 12-bit
 // samples) is an UnsupportedError and left to OpenCV. Not a JPEG: nil.
 func jpegCorrupt(data []byte) error {
@@ -185,8 +191,11 @@ func jpegCorrupt(data []byte) error {
 	}
 	_, err := jpeg.Decode(bytes.NewReader(data))
 	var fe jpeg.FormatError
-	if errors.As(err, &fe) {
-		return err
+	switch {
+	case errors.As(err, &fe):
+		return fmt.Errorf("%w (%v)", ErrCorrupt, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return ErrTruncated
 	}
 	return nil
 }

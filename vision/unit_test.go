@@ -303,6 +303,11 @@ func TestReadImageErrors(t *testing.T) {
 		{"truncated jpeg", write("cut.jpg", jpg.GetBytes()[:len(jpg.GetBytes())/2]), ErrTruncated},
 		{"truncated png", write("cut.png", png.GetBytes()[:len(png.GetBytes())-20]), ErrTruncated},
 		{"damaged jpeg", write("damaged.jpg", damaged), ErrCorrupt},
+		// A motion photo: the phone appends an MP4 after the JPEG's end-of-image marker.
+		{"jpeg with data after its end", write("motion.jpg", append(append([]byte(nil), jpg.GetBytes()...), []byte("\x00\x00\x00\x18ftypmp42 and a video")...)), nil},
+		// Cut inside its scan but followed by appended data holding an end marker: the end
+		// marker check passes, and Go's decoder meets the appended bytes inside the scan.
+		{"truncated jpeg with data after it", write("cutmotion.jpg", append(append([]byte(nil), noisy.GetBytes()[:len(noisy.GetBytes())/2]...), []byte("\x00\x00ftypmp42\xff\xd9")...)), ErrCorrupt},
 		{"text", write("notes.jpg", []byte("this is not a photo\n")), ErrNotImage},
 		{"empty", write("empty.jpg", nil), ErrNotImage},
 		{"missing", filepath.Join(dir, "nope.jpg"), fs404},
