@@ -383,7 +383,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		if named >= 0 {
 			what = c.skills[named].name
 		}
-		letterDoubt = append(letterDoubt, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its letters lie within measurement error of the tear or could not be measured", what, ambiguousNamed))
+		lie := "letters lie"
+		if ambiguousNamed == 1 {
+			lie = "letters lies"
+		}
+		letterDoubt = append(letterDoubt, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its %s within measurement error of the tear or could not be measured", what, ambiguousNamed, lie))
 	}
 	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"
