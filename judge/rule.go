@@ -396,6 +396,13 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
+	if named >= 0 && c.skills[named].confidence < VerdictReadConfidence && c.skills[named].weak && states[named] != nil && !nothing {
+		// The letters counted are where a weak read placed the skill: they may be another
+		// word's (a declared skill not written on the sheet at all was placed on a word with
+		// confidence 0.44), so whether a full letter of it was removed is not measured, either
+		// way (testers: "Hound" on the word "hand", ruled valid).
+		letterDoubt = append(letterDoubt, fmt.Sprintf("%s (the skill torn for) was located by a weak read (%.0f%%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written", c.skills[named].name, 100*c.skills[named].confidence))
+	}
 	if d.removed == 0 && len(unlocatedSkill) > 0 && !nothing {
 		if named >= 0 {
 			letterDoubt = append(letterDoubt, fmt.Sprintf("the letters of %s (the skill torn for) were not located: whether a full letter of it was removed cannot be told", c.skills[named].name))

@@ -256,6 +256,39 @@ func TestRuleOneTear(t *testing.T) {
 		}, tear: use("Axe"), m: meas("RRR", "ROO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(0, 2, true), "Hop"),
 			noteMatch: "located on the fresh sheet by a weak read, so its letters may lie on another word; the GM confirms where it is written): Hop 0 (30%)"},
+		// The skill torn for located by a weak read: the letter removed may be another word's,
+		// so the tear is undecided either way (seed 000, "RULES FOR TEARING": at least one full
+		// letter of the skill used).
+		{name: "weak read of the skill torn for, a letter removed", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.44
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: meas("ROO", "OOO"),
+			verdict: Undecided, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"),
+			reason: "Hop (the skill torn for) was located by a weak read (44%): its letters may be another word's, so whether a full letter of it was removed cannot be told"},
+		{name: "weak read of the skill torn for, no letter removed", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.44
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: meas("OOO", "ROO"),
+			verdict: Undecided, faults: []Fault{}, removed: 0, skills: notMeasured(left(3, 2, true), "Hop"),
+			reason: "Hop (the skill torn for) was located by a weak read (44%)"},
+		// Between VerdictReadConfidence and WeakReadConfidence the verdict stands; the count
+		// is not a measurement.
+		{name: "weak read of the skill torn for at 0.55", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.55
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: meas("ROO", "OOO"),
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop")},
+		// Another fault is certain: a faux pas either way, the weak read only a note.
+		{name: "weak read of the skill torn for, another fault certain", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence = 0.44
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) { m.TemplateFits = false }),
+			verdict: FauxPas, faults: []Fault{FaultPieceTooSmall}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"), owed: 1,
+			noteMatch: "located by a weak read (44%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written, so no_full_letter may also apply: a faux pas either way"},
 		// A weak read's count of 0 is no certain loss: the tear is not allowed, undecided,
 		// and the reason says the loss itself is in doubt.
 		{name: "weak read at 0: lost in doubt", char: func() *Character {
