@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"tearcam/internal/synth"
 	"tearcam/template"
 )
 
@@ -24,13 +23,9 @@ import (
 // does not show on those islands, so the photo is refused (ErrPaperMask), at a place the
 // truth says is no paper.
 func TestPaperMaskInkMissing(t *testing.T) {
-	dir := filepath.Join("testdata", "seed7-case015")
-	tr, err := synth.LoadTruth(dir)
-	require.NoError(t, err)
-	pl := tr.Players[0]
-	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	pl, fresh, _ := bundledCase(t, "seed7-case015")
 	defer fresh.Close()
-	img, err := ReadImage(filepath.Join(dir, pl.Tears[0].Photo.File))
+	img, err := ReadImage(filepath.Join("testdata", "seed7-case015", pl.Tears[0].Photo.File))
 	require.NoError(t, err)
 	defer img.Close()
 	s, err := Register(fresh, img)
@@ -59,17 +54,9 @@ func TestPaperMaskInkMissing(t *testing.T) {
 // paper around them, so they are a doubt; the truth has paper there, and the two real pieces
 // (a corner and a bite, both at the sheet's edge) are not flagged.
 func TestHoleLooksLikePaper(t *testing.T) {
-	dir := filepath.Join("testdata", "seed7-case019")
-	tr, err := synth.LoadTruth(dir)
-	require.NoError(t, err)
-	pl := tr.Players[0]
-	fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), truthPaper(tr))
+	pl, fresh, register := bundledCase(t, "seed7-case019")
 	defer fresh.Close()
-	img, err := ReadImage(filepath.Join(dir, pl.Tears[1].Photo.File))
-	require.NoError(t, err)
-	defer img.Close()
-	after, err := Register(fresh, img)
-	require.NoError(t, err)
+	after := register(pl.Tears[1].Photo.File)
 	defer after.Close()
 	res, err := Measure(fresh, after, nil, template.Default())
 	require.NoError(t, err)
