@@ -124,8 +124,8 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 			}
 			err = nil
 		} else {
-			err = fmt.Errorf("%s has no full letter of %s left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of %s on the sheet, run again with --gm-confirms: %w",
-				st.Name, k.Name, k.Name, judge.ErrSkillLost)
+			err = uncertainLoss(fmt.Sprintf("%s has no full letter of %s left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of %s on the sheet, run again with --gm-confirms",
+				st.Name, k.Name, k.Name))
 		}
 	}
 	if err == nil && st.Owed > 0 && c.warn != nil {
@@ -141,6 +141,13 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	}
 	return src, nil
 }
+
+// uncertainLoss is a refusal for a count of 0 that is not certain: errors.Is(err,
+// judge.ErrSkillLost) holds, but its text does not end "skill lost", which it may not be.
+type uncertainLoss string
+
+func (e uncertainLoss) Error() string { return string(e) }
+func (e uncertainLoss) Unwrap() error { return judge.ErrSkillLost }
 
 // skillOf is the state of the skill named (as Standing.CanUse matches it).
 func skillOf(st judge.Standing, skill string) (judge.SkillState, bool) {

@@ -334,6 +334,11 @@ func TestRunThrowCharacter(t *testing.T) {
 				require.Error(t, err)
 				assert.Equal(t, 2, ExitCode(err), err.Error())
 				assert.Contains(t, err.Error(), tc.wantErr)
+				if strings.HasSuffix(tc.wantErr, "--gm-confirms") {
+					// Not "...: skill lost": it may not be.
+					assert.True(t, strings.HasSuffix(err.Error(), "--gm-confirms"), err.Error())
+					assert.ErrorIs(t, err, judge.ErrSkillLost)
+				}
 				assert.Empty(t, stub.records)
 				assert.Empty(t, out.String())
 				return
