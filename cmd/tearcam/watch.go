@@ -344,6 +344,14 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 			page.Update(e)
 		}
 		if e.Ruling == nil {
+			if e.Fresh != nil && jsonSoFar {
+				// The sheet taken is in the document at once: an interrupted or tearless watch
+				// must not leave it "not found" after saying it was taken.
+				if err := writeJSONFile(opts.JSON, e.Rulings); err != nil && jsonErr == nil {
+					jsonErr = err
+					logf("%v", err)
+				}
+			}
 			return
 		}
 		name := pl.Players[e.Player].Name

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -696,6 +697,69 @@ func TestWatchHandOnSheet(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stdout.String(), "Breta tear 1:"), stdout.String())
 	// The ruling taken back is not current in the database, and audit agrees.
 	checkRecordedRulings(t, filepath.Join(dir, "hand.db"), doc)
+}
+
+// TestWatchInterruptedAfterFreshSheet: watch is interrupted once it has said the fresh
+// sheet was taken, before any tear: the --json file holds that sheet, as stderr says, not
+// the "not found" document written at the start (a tester).
+func TestWatchInterruptedAfterFreshSheet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of the sample's fresh sheet")
+	}
+	dir := t.TempDir()
+	video := filepath.Join(dir, "fresh.avi")
+	fresh := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-0.jpg"), gocv.IMReadColor)
+	defer fresh.Close()
+	require.False(t, fresh.Empty())
+	vw, err := gocv.VideoWriterFile(video, "MJPG", 15, fresh.Cols(), fresh.Rows(), true)
+	require.NoError(t, err)
+	for i := 0; i < 60; i++ {
+		require.NoError(t, vw.Write(fresh))
+	}
+	require.NoError(t, vw.Close())
+	out := filepath.Join(dir, "rulings.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &cancelOnWriter{want: "fresh sheet taken", cancel: cancel}
+	iostreams, _, _ := testIO()
+	iostreams.ErrOut = stderr
+	cmd := newWatchCmd(iostreams, func(o *watchOptions) error { return runWatch(ctx, o) })
+	cmd.SetArgs([]string{"--source", video, "--player", "Breta", "--skills", "Text,written,by,hand",
+		"--db", filepath.Join(dir, "fresh.db"), "--json", out, "--realtime"})
+	cmd.SetOut(iostreams.Out)
+	cmd.SetErr(stderr)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	_ = cmd.Execute()
+	require.True(t, stderr.seen, stderr.b.String())
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	sheet := doc.Players[0].Sheet
+	assert.True(t, sheet.Found, "%+v", sheet)
+	assert.Regexp(t, `^frame:\d+$`, sheet.Photo)
+	assert.Len(t, sheet.Skills, 4)
+	assert.Empty(t, doc.Players[0].Tears)
+}
+
+// cancelOnWriter keeps what is written and calls cancel once it contains want.
+type cancelOnWriter struct {
+	mu     sync.Mutex
+	b      strings.Builder
+	want   string
+	cancel func()
+	seen   bool
+}
+
+func (w *cancelOnWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if !w.seen && strings.Contains(w.b.String(), w.want) {
+		w.seen = true
+		w.cancel()
+	}
+	return len(p), nil
 }
 
 // TestWatchInterrupted sends SIGINT to `tearcam watch` while it reads the fresh sheet (OCR):
