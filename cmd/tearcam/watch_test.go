@@ -652,28 +652,24 @@ func TestWatchHandOnSheet(t *testing.T) {
 	}
 	dir := t.TempDir()
 	video := filepath.Join(dir, "hand.avi")
-	fresh := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-0.jpg"), gocv.IMReadColor)
+	fresh := samplePhoto(t, "breta-0.jpg")
 	defer fresh.Close()
-	torn := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-1.jpg"), gocv.IMReadColor)
+	torn := samplePhoto(t, "breta-1.jpg")
 	defer torn.Close()
-	require.False(t, fresh.Empty() || torn.Empty())
 	hand := torn.Clone()
 	defer hand.Close()
 	// As a tester drew it: a skin-coloured ellipse over the bottom-right corner (1200x1600).
 	gocv.Ellipse(&hand, image.Pt(960, 1350), image.Pt(260, 200), 0, 0, 360, color.RGBA{R: 205, G: 145, B: 110}, -1)
-	vw, err := gocv.VideoWriterFile(video, "MJPG", 15, fresh.Cols(), fresh.Rows(), true)
-	require.NoError(t, err)
 	const handFrom, cleanFrom, end = 15, 35, 55
-	for i := 0; i < end; i++ {
-		m := fresh
-		if i >= cleanFrom {
-			m = torn
-		} else if i >= handFrom {
-			m = hand
+	writeVideo(t, video, end, func(i int) gocv.Mat {
+		switch {
+		case i >= cleanFrom:
+			return torn
+		case i >= handFrom:
+			return hand
 		}
-		require.NoError(t, vw.Write(m))
-	}
-	require.NoError(t, vw.Close())
+		return fresh
+	})
 
 	out := filepath.Join(dir, "rulings.json")
 	iostreams, stdout, stderr := testIO()
@@ -708,15 +704,9 @@ func TestWatchInterruptedAfterFreshSheet(t *testing.T) {
 	}
 	dir := t.TempDir()
 	video := filepath.Join(dir, "fresh.avi")
-	fresh := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", "breta-0.jpg"), gocv.IMReadColor)
+	fresh := samplePhoto(t, "breta-0.jpg")
 	defer fresh.Close()
-	require.False(t, fresh.Empty())
-	vw, err := gocv.VideoWriterFile(video, "MJPG", 15, fresh.Cols(), fresh.Rows(), true)
-	require.NoError(t, err)
-	for i := 0; i < 60; i++ {
-		require.NoError(t, vw.Write(fresh))
-	}
-	require.NoError(t, vw.Close())
+	writeVideo(t, video, 60, func(int) gocv.Mat { return fresh })
 	out := filepath.Join(dir, "rulings.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -740,6 +730,29 @@ func TestWatchInterruptedAfterFreshSheet(t *testing.T) {
 	assert.Regexp(t, `^frame:\d+$`, sheet.Photo)
 	assert.Len(t, sheet.Skills, 4)
 	assert.Empty(t, doc.Players[0].Tears)
+}
+
+// samplePhoto reads a photo of the bundled sample session; the caller closes it.
+func samplePhoto(t *testing.T, name string) gocv.Mat {
+	t.Helper()
+	m := gocv.IMRead(filepath.Join("..", "..", "testdata", "images", "sample", name), gocv.IMReadColor)
+	if m.Empty() {
+		m.Close()
+		t.Fatalf("%s: not read", name)
+	}
+	return m
+}
+
+// writeVideo writes n frames (frame(i), all one size) to path as MJPG at 15 frames/s.
+func writeVideo(t *testing.T, path string, n int, frame func(i int) gocv.Mat) {
+	t.Helper()
+	first := frame(0)
+	vw, err := gocv.VideoWriterFile(path, "MJPG", 15, first.Cols(), first.Rows(), true)
+	require.NoError(t, err)
+	for i := 0; i < n; i++ {
+		require.NoError(t, vw.Write(frame(i)))
+	}
+	require.NoError(t, vw.Close())
 }
 
 // cancelOnWriter keeps what is written and calls cancel once it contains want.
