@@ -528,26 +528,10 @@ const strongInkC = 40
 
 // freshStrongInk is the fresh sheet's strong ink on its paper (frame layout, 255), cached.
 func freshStrongInk(fresh *SheetImage) []byte {
-	if fresh.strongInk != nil {
-		return fresh.strongInk
+	if fresh.strongInk == nil {
+		fresh.strongInk = paperInk(fresh, strongInkC)
 	}
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(fresh.Image, &gray, gocv.ColorBGRToGray)
-	th := gocv.NewMat()
-	defer th.Close()
-	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*fresh.PxPerMM)|1, strongInkC)
-	ink := th.ToBytes()
-	if !fresh.Mask.Empty() && fresh.Mask.Rows() == th.Rows() && fresh.Mask.Cols() == th.Cols() {
-		mb := fresh.Mask.ToBytes()
-		for j := range ink {
-			if mb[j] == 0 {
-				ink[j] = 0
-			}
-		}
-	}
-	fresh.strongInk = ink
-	return ink
+	return fresh.strongInk
 }
 
 // inkMissing returns the largest area (mm² of ink) of one group of the fresh sheet's

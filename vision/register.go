@@ -1047,28 +1047,33 @@ func freshGray(fresh *SheetImage) []byte {
 }
 
 func freshInk(fresh *SheetImage) []byte {
-	if fresh.ink != nil {
-		return fresh.ink
+	if fresh.ink == nil {
+		fresh.ink = paperInk(fresh, 20)
 	}
+	return fresh.ink
+}
+
+// paperInk is s's ink on its paper (frame layout, 255): pixels of its image darker than the
+// mean of a 6 mm window by c grey levels (OpenCV's adaptive threshold), where its mask is
+// paper. Only on the paper: a registered (torn) sheet serving as the reference shows the
+// table where paper is gone, and a dark table beside a tear line is no ink.
+func paperInk(s *SheetImage, c float32) []byte {
 	gray := gocv.NewMat()
 	defer gray.Close()
-	gocv.CvtColor(fresh.Image, &gray, gocv.ColorBGRToGray)
+	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
 	th := gocv.NewMat()
 	defer th.Close()
-	win := int(6*fresh.PxPerMM) | 1
-	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, win, 20)
-	fresh.ink = th.ToBytes()
-	// Only on the paper: a registered (torn) sheet serving as the reference shows the table
-	// where paper is gone, and a dark table beside a tear line is no ink.
-	if !fresh.Mask.Empty() && fresh.Mask.Rows() == th.Rows() && fresh.Mask.Cols() == th.Cols() {
-		mb := fresh.Mask.ToBytes()
-		for j := range fresh.ink {
+	gocv.AdaptiveThreshold(gray, &th, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, int(6*s.PxPerMM)|1, c)
+	ink := th.ToBytes()
+	if !s.Mask.Empty() && s.Mask.Rows() == th.Rows() && s.Mask.Cols() == th.Cols() {
+		mb := s.Mask.ToBytes()
+		for j := range ink {
 			if mb[j] == 0 {
-				fresh.ink[j] = 0
+				ink[j] = 0
 			}
 		}
 	}
-	return fresh.ink
+	return ink
 }
 
 // useLocalModels re-trains the colour models inside the registered frame (see
