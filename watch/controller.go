@@ -26,6 +26,8 @@ type controller struct {
 	// rearm asks the capture to take the next settled sheet even if it never left the table.
 	rearm func()
 	ruled int // rulings the referee made (and recorded)
+	// notRuled is what an interruption left unruled (Result.NotRuled).
+	notRuled []string
 }
 
 type playerState struct {
@@ -282,7 +284,8 @@ func (c *controller) fresh(p int, s settled) {
 	res, err := c.ref.Fresh(p, f)
 	if errors.Is(err, context.Canceled) {
 		// Interrupted while reading it: nothing was taken, nothing is wrong with the sheet.
-		c.logf("frame %d: interrupted before %s's fresh sheet was read", s.no, ps.Name)
+		// The interruption's one line says so (Result.NotRuled).
+		c.notRuled = append(c.notRuled, fmt.Sprintf("%s's fresh sheet (frame %d, being read)", ps.Name, s.no))
 		return
 	}
 	if err == nil && !res.Found {
@@ -456,8 +459,13 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 		f = &Frame{No: s.no, Mat: s.frame, PNG: s.png}
 	}
 	if errors.Is(err, context.Canceled) {
-		// Interrupted while judging: nothing was ruled (nor recorded) for this tear.
-		c.logf("%s tear %d (%s %s): interrupted before it was ruled", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+		// Interrupted while judging: nothing was ruled (nor recorded) for this tear. The
+		// interruption's one line says so (Result.NotRuled).
+		what := fmt.Sprintf("%s's tear %d (%s %s", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+		if s != nil {
+			what += fmt.Sprintf(", frame %d", s.no)
+		}
+		c.notRuled = append(c.notRuled, what+", being judged)")
 		return
 	}
 	if err != nil {
@@ -507,7 +515,8 @@ func (c *controller) waiting() bool {
 }
 
 // finish reports and frees what was never paired. An interrupted session (interrupted)
-// rules nothing more: tears announced but not ruled are not listed as rulings.
+// rules nothing more and logs nothing: tears announced but not ruled are not listed as
+// rulings but in notRuled, for the interruption's one line.
 func (c *controller) finish(interrupted bool) {
 	if c.cand != nil {
 		if c.spec != nil && c.spec.err == nil {
@@ -519,7 +528,9 @@ func (c *controller) finish(interrupted bool) {
 	}
 	for _, ps := range c.players {
 		for _, s := range ps.frames {
-			c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)
+			if !interrupted {
+				c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)
+			}
 			s.close()
 		}
 		ps.frames = nil
@@ -531,7 +542,7 @@ func (c *controller) finish(interrupted bool) {
 			pending = len(ps.Tears) - ps.next
 		}
 		if pending > 0 && interrupted {
-			c.logf("%s: %d tear(s) announced but not ruled: interrupted", ps.Name, pending)
+			c.notRuled = append(c.notRuled, fmt.Sprintf("%s's %d announced tear(s) not yet seen", ps.Name, pending))
 			ps.anns = nil
 		} else if pending > 0 {
 			c.logf("%s: %d tear(s) announced but never seen on the table", ps.Name, pending)
@@ -591,7 +602,7 @@ func unseenRuling(ps *playerState, t judge.Tear) judge.TearRuling {
 }
 
 func (c *controller) result() *Result {
-	res := &Result{Settled: c.settled, Latencies: c.lat, Computes: c.comp, Ruled: c.ruled}
+	res := &Result{Settled: c.settled, Latencies: c.lat, Computes: c.comp, Ruled: c.ruled, NotRuled: c.notRuled}
 	res.Rulings = c.rulings()
 	return res
 }

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -88,6 +89,9 @@ func (s *scriptReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, [
 	s.calls = append(s.calls, fmt.Sprintf("tear %d %s %s@%s", p, t.Kind, t.Skill, at))
 	if t.Skill == "Broken" {
 		return judge.TearRuling{}, nil, errors.New("registration refused")
+	}
+	if t.Skill == "Cancelled" {
+		return judge.TearRuling{}, nil, fmt.Errorf("tear: %w", context.Canceled) // Ctrl-C while judging
 	}
 	if f != nil && s.covered[f.No] {
 		return judge.TearRuling{}, nil, fmt.Errorf("%w at (10, 20) mm", ErrCovered)
@@ -252,19 +256,27 @@ func TestUnseenTearsKeepTheStanding(t *testing.T) {
 	assert.Equal(t, 0, c.result().Ruled, "listed, not ruled nor recorded")
 }
 
-// TestInterruptedListsNoUnseenTears: an interrupted session rules nothing more: the tears
-// announced but not ruled are not listed as undecided rulings, and the log says so.
+// TestInterruptedListsNoUnseenTears: an interrupted session rules nothing more and logs
+// nothing of it: the tear being judged and the tears announced but not ruled are not listed
+// as rulings but in Result.NotRuled, for the caller's one line (README: Ctrl-C prints one line).
 func TestInterruptedListsNoUnseenTears(t *testing.T) {
 	var log strings.Builder
-	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery"}}}, Paper: template.Paper{Name: "a4"},
-		Template: template.Default(), Log: &log}, &scriptReferee{})
-	a, err := ParseAnnouncement("use Archery")
-	require.NoError(t, err)
-	c.onAnnouncement(a)
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery", "Cancelled"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Now: time.Now}, &scriptReferee{})
+	c.onSettle(settledAt(1, 0))
+	require.Contains(t, log.String(), "frame 1: Ann's fresh sheet taken")
+	log.Reset()
+	for _, line := range []string{"use Cancelled", "use Archery"} {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	c.onSettle(settledAt(2, 0)) // Ctrl-C while tear 1 is judged on frame 2
 	c.finish(true)
 	assert.Empty(t, c.rulings().Players[0].Tears)
-	assert.Contains(t, log.String(), "Ann: 1 tear(s) announced but not ruled: interrupted")
-	assert.NotContains(t, log.String(), "never seen")
+	assert.Empty(t, log.String(), "the caller says it in one line")
+	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear(s) not yet seen"},
+		c.result().NotRuled)
 }
 
 // TestCoveredFramesWait: frames where something covers the sheet rule nothing; the tear is

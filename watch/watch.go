@@ -120,8 +120,12 @@ type Result struct {
 	Frames int    // frames read
 	End    string // why the session ended
 	// Interrupted: ctx was cancelled (Ctrl-C). Rulings holds only the tears ruled before;
-	// what was being judged, and tears announced but not ruled, are not in it.
+	// what was being judged, and tears announced but not ruled, are not in it but in NotRuled.
+	// An interrupted Run logs none of this: the caller says it in one line.
 	Interrupted bool
+	// NotRuled says what an interruption left unruled, one phrase each, e.g.
+	// "Ann's fresh sheet (frame 15, being read)", "Ann's 1 announced tear(s) not yet seen".
+	NotRuled []string
 	// Settled is every frame number taken as a settled sheet, in order.
 	Settled []int
 	// Latencies are the stopped-moving-to-reported times of the tears ruled on a frame
@@ -278,7 +282,9 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	c.finish(interrupted)
 	res := c.result()
 	res.Frames, res.End, res.Interrupted = end.frames, end.reason, interrupted
-	c.logf("%s", end.reason)
+	if !interrupted {
+		c.logf("%s", end.reason)
+	}
 	return res, end.err
 }
 

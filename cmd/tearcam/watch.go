@@ -398,8 +398,13 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		if jsonSoFar {
 			kept = fmt.Sprintf(" and %s holds them", opts.JSON)
 		}
-		return fmt.Errorf("watch: interrupted: %d ruling(s) made and kept in %s (frames: %s)%s; nothing was ruled for what was in progress",
-			n, dbPath, framesDir, kept)
+		// One line (README): watch.Run logged nothing of the interruption.
+		notRuled := ""
+		if len(res.NotRuled) > 0 {
+			notRuled = "; not ruled: " + strings.Join(res.NotRuled, ", ")
+		}
+		return fmt.Errorf("watch: interrupted after %d frames of %s: %d ruling(s) made and kept in %s (frames: %s)%s%s",
+			res.Frames, src.Name(), n, dbPath, framesDir, kept, notRuled)
 	}
 	if opts.DB != "" {
 		logf("%d ruling(s) kept in %s (frames: %s)", n, opts.DB, framesDir)

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -776,7 +777,8 @@ func (w *cancelOnWriter) Write(p []byte) (int, error) {
 }
 
 // TestWatchInterrupted sends SIGINT to `tearcam watch` while it reads the fresh sheet (OCR):
-// exit status 1, one true line (no ruling made; nothing said about the sheet being unusable),
+// exit status 1, one true line after "watching" (README: no ruling made, what was left unruled;
+// nothing said about the sheet being unusable),
 // no ruling listed for the tear announced but not ruled, and the --json file holds only what
 // was ruled (nothing).
 func TestWatchInterrupted(t *testing.T) {
@@ -814,11 +816,12 @@ func TestWatchInterrupted(t *testing.T) {
 	all := strings.Join(errLines, "\n")
 	require.Error(t, err, all)
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode(), all)
-	assert.Contains(t, errLines[len(errLines)-1], "tearcam: watch: interrupted: 0 ruling(s) made and kept in")
+	w := slices.IndexFunc(errLines, func(l string) bool { return strings.Contains(l, "tearcam watch: watching ") })
+	require.GreaterOrEqual(t, w, 0, all)
+	require.Len(t, errLines[w+1:], 1, "one line after SIGINT: %s", all)
+	assert.Regexp(t, `^tearcam: watch: interrupted after \d+ frames of video .*table\.avi: 0 ruling\(s\) made and kept in .*ci\.db \(frames: .*ci-frames/.*\) and .*rulings\.json holds them; not ruled: (Ann's fresh sheet \(frame \d+, being read\), )?Ann's 1 announced tear\(s\) not yet seen$`,
+		errLines[w+1])
 	assert.NotContains(t, all, "context canceled")
-	assert.NotContains(t, all, "not usable")
-	assert.NotContains(t, all, "never seen")
-	assert.Contains(t, all, "Ann: 1 tear(s) announced but not ruled: interrupted")
 	assert.Empty(t, stdout.String())
 	var doc judge.Rulings
 	b, err := os.ReadFile(out)
