@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"syscall"
 
 	"tearcam/judge"
 	"tearcam/report"
@@ -690,7 +691,9 @@ func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
 	if rel == "" {
 		return nil, "", errors.New("no photo")
 	}
-	f, err := os.Open(pa.m.Path(rel))
+	// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer for good
+	// (and Ctrl-C could not stop it); on a regular file it changes nothing.
+	f, err := os.OpenFile(pa.m.Path(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "", fmt.Errorf("%s: file not found", rel)
@@ -701,6 +704,9 @@ func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%s: cannot open", rel)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("%s: not a regular file", rel)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxPhotoBytes+1))
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: cannot read", rel)

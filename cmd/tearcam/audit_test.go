@@ -247,6 +247,29 @@ func TestAuditMissingPhoto(t *testing.T) {
 	assert.Contains(t, stderr, "(those tears, and all tears of a player whose untorn sheet is missing, are ruled undecided; every other ruling was written)")
 }
 
+// TestAuditFIFOPhoto: a photo that is a FIFO (named pipe) is not a photo: its tear is
+// undecided and the audit goes on (opening it for reading used to wait for a writer for
+// good, and neither Ctrl-C nor SIGTERM stopped it: a tester).
+func TestAuditFIFOPhoto(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	dir := filepath.Dir(manifest)
+	require.NoError(t, os.Remove(filepath.Join(dir, "ann-2.jpg")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "ann-2.jpg"), 0o644))
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr := execute(t, fakeAudit, manifest, "--json", out, "--db", filepath.Join(t.TempDir(), "f.db"))
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: not a regular file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
+	var got judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &got))
+	tears := got.Players[0].Tears
+	require.Len(t, tears, 4)
+	assert.Equal(t, judge.Undecided, tears[1].Verdict)
+	assert.Contains(t, tears[1].UndecidedReason, "ann-2.jpg: not a regular file")
+	assert.NotEqual(t, judge.Undecided, tears[0].Verdict)
+}
+
 func TestAuditBadInput(t *testing.T) {
 	manifest := writeFakeSession(t, 0, 0)
 	dir := filepath.Dir(manifest)
