@@ -19,8 +19,8 @@ var (
 	colRemoved  = colorRGBA(230, 40, 40)   // red tint
 	colTear     = colorRGBA(255, 200, 0)   // amber tear lines
 	colPiece    = colorRGBA(200, 0, 200)   // magenta piece outline
-	colTplPiece = colorRGBA(0, 170, 0)     // green: template in the removed piece
-	colTplPaper = colorRGBA(0, 120, 255)   // blue: template on the remaining paper
+	colTplPiece = colorRGBA(0, 170, 0)     // green, dashed: template in the removed piece
+	colTplPaper = colorRGBA(120, 40, 220)  // violet, dashed: template on the remaining paper
 	colText     = colorRGBA(255, 255, 255) // white text on a dark band
 )
 
@@ -42,7 +42,8 @@ func letterColor(s judge.LetterState) color.RGBA {
 
 // Annotate draws a tear for a GM or tournament judge on the after-image: the removed region
 // tinted red and outlined, tear lines in amber, the template where it fits in the removed
-// piece (green) and on the remaining paper (blue), each letter outlined in the colour of its
+// piece (green) and on the remaining paper (violet), both dashed so that neither is taken
+// for a letter's outline, each letter outlined in the colour of its
 // state (blue on sheet, green removed, red cut, orange ambiguous, grey gone, magenta
 // unknown), and the verdict and extra lines in a band on top. It returns a new BGR Mat the
 // caller closes.
@@ -102,7 +103,7 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 		for _, v := range tp.Apply(*pl) {
 			l = append(l, judge.Point{X: v[0], Y: v[1]})
 		}
-		poly([][]judge.Point{l}, true, c, th)
+		dashed(&img, l, ppm, c, th)
 	}
 	tp := r.template
 	if len(tp.PolygonMM) == 0 {
@@ -166,4 +167,30 @@ func wrapText(s string, fontScale float64, thickness, width int) []string {
 		cur = next
 	}
 	return append(out, cur)
+}
+
+// dashed draws the closed polygon l (sheet frame, mm) on img (sheet frame, ppm px/mm) in
+// dashes of 4 mm with gaps of 2 mm, thick px wide: the template's placements are dashed so
+// that they are not taken for the outline of a letter or a piece.
+func dashed(img *gocv.Mat, l []judge.Point, ppm float64, c color.RGBA, thick int) {
+	const dash, gap = 4.0, 2.0 // mm
+	phase := 0.0               // mm along the outline from the start of the current dash
+	for i := range l {
+		a, b := pt{l[i].X, l[i].Y}, pt{l[(i+1)%len(l)].X, l[(i+1)%len(l)].Y}
+		n := dist(a, b)
+		for t := 0.0; t < n; {
+			var step float64
+			if phase < dash {
+				step = math.Min(dash-phase, n-t)
+				p, q := lerp(a, b, t/n), lerp(a, b, (t+step)/n)
+				gocv.Line(img, mmToPx(p, ppm).img(), mmToPx(q, ppm).img(), c, thick)
+			} else {
+				step = math.Min(dash+gap-phase, n-t)
+			}
+			t += step
+			if phase += step; phase >= dash+gap {
+				phase = 0
+			}
+		}
+	}
 }
