@@ -152,7 +152,7 @@ func DecodeImage(data []byte) (gocv.Mat, error) {
 	if err := jpegCorrupt(data); err != nil {
 		return gocv.Mat{}, err
 	}
-	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	m, err := imdecodeQuiet(data) // gocv.IMDecode, without libjpeg's padding warning
 	if err != nil || m.Empty() {
 		if err == nil {
 			m.Close()
