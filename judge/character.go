@@ -191,10 +191,10 @@ func (c *Character) CanUse(skill string) error {
 		return fmt.Errorf("%s has no skill %q: %w", c.name, skill, ErrUnknownSkill)
 	}
 	if c.skills[i].remaining() == 0 && c.skills[i].weak {
-		return fmt.Errorf("%s may have lost %s: no letter is left where a weak read (%.0f%%) located it on the fresh sheet; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
+		return fmt.Errorf("%s may have lost %q: no letter is left where a weak read (%.0f%%) located it on the fresh sheet; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}
 	if c.skills[i].remaining() == 0 {
-		return fmt.Errorf("%s has lost %s (no full letter left): %w", c.name, c.skills[i].name, ErrSkillLost)
+		return fmt.Errorf("%s has lost %q (no full letter left): %w", c.name, c.skills[i].name, ErrSkillLost)
 	}
 	return nil
 }
@@ -225,13 +225,13 @@ func (c *Character) Validate(t Tear) error {
 	}
 	if c.skills[i].remaining() == 0 && c.skills[i].weak {
 		// Not a certain loss: the letters counted gone are where a weak read put the skill.
-		return fmt.Errorf("%s may have lost %s: no letter is left where a weak read (%.0f%%) located it on the fresh sheet, which may be another word; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
+		return fmt.Errorf("%s may have lost %q: no letter is left where a weak read (%.0f%%) located it on the fresh sheet, which may be another word; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}
 	if c.skills[i].remaining() == 0 {
 		if t.Kind != KindUse {
-			return fmt.Errorf("%s has lost %s: the GM must name a skill with letters left: %w", c.name, c.skills[i].name, ErrSkillLost)
+			return fmt.Errorf("%s has lost %q: the GM must name a skill with letters left: %w", c.name, c.skills[i].name, ErrSkillLost)
 		}
-		return fmt.Errorf("%s has lost %s: it cannot be used: %w", c.name, c.skills[i].name, ErrSkillLost)
+		return fmt.Errorf("%s has lost %q: it cannot be used: %w", c.name, c.skills[i].name, ErrSkillLost)
 	}
 	return nil
 }

@@ -299,7 +299,7 @@ func TestRuleOneTear(t *testing.T) {
 			return c
 		}, tear: use("Hop"), m: meas("GGG", "OOO"),
 			verdict: Undecided, faults: []Fault{}, skills: notMeasured(left(0, 2, true), "Hop"),
-			reason: "tear not allowed: Ann may have lost Hop: no letter is left where a weak read (30%) located it"},
+			reason: `tear not allowed: Ann may have lost "Hop": no letter is left where a weak read (30%) located it`},
 
 		// Skills that were not located on the fresh sheet.
 		{name: "other skill never located: carried", char: func() *Character {

@@ -24,6 +24,9 @@ import (
 // rulings) and record every throw and roll with what produced it.
 type characterSource interface {
 	Standing(player string) (judge.Standing, error)
+	// Notes are the notes of the player's last ruling (nil before any): they say why a
+	// count is not certain (weakReadOf).
+	Notes(player string) ([]string, error)
 	RecordRoll(player, kind string, roll any) error
 	Close() error
 }
@@ -59,6 +62,19 @@ func (s *storeSource) Standing(player string) (judge.Standing, error) {
 		return judge.Standing{}, err
 	}
 	return st.Standing, nil
+}
+
+func (s *storeSource) Notes(player string) ([]string, error) {
+	ctx := context.Background()
+	p, err := s.db.FindPlayer(ctx, s.session, player)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.db.Rulings(ctx, p.ID)
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	return rs[len(rs)-1].Ruling.Notes, nil
 }
 
 func (s *storeSource) RecordRoll(player, kind string, roll any) error {
@@ -117,15 +133,24 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	if k, ok := skillOf(st, skill); ok && errors.Is(err, judge.ErrSkillLost) && !k.Measured {
 		// A count of 0 that is not certain (a letter too close to call, counted as gone; a
 		// skill located by a weak read) is the GM's call, never enforced silently.
+		// Letters too close to call are counted as left, so a 0 is uncertain only because
+		// a weak read located the skill (judge.WeakReadConfidence); the last ruling's note
+		// says how weak.
+		weak := "a weak read"
+		if notes, nerr := src.Notes(c.Player); nerr == nil {
+			if conf, ok := weakReadOf(notes, k.Name); ok {
+				weak = fmt.Sprintf("a weak read at %.0f%%", 100*conf)
+			}
+		}
 		if c.GMConfirms {
-			c.confirmed = fmt.Sprintf("tearcam counts no full letter of %s left, not certainly; the GM confirmed one is left", k.Name)
+			c.confirmed = fmt.Sprintf("tearcam counts no full letter of %q left, not certainly (%s located it on the fresh sheet); the GM confirmed one is left", k.Name, weak)
 			if c.warn != nil {
 				fmt.Fprintf(c.warn, "note: %s: %s\n", c.Player, c.confirmed)
 			}
 			err = nil
 		} else {
-			err = uncertainLoss(fmt.Sprintf("%s has no full letter of %s left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of %s on the sheet, run again with --gm-confirms",
-				st.Name, k.Name, k.Name))
+			err = uncertainLoss(fmt.Sprintf("%s has no full letter of %q left by tearcam's count, but that count is not certain: %s located %q on the fresh sheet, so the letters counted gone may be another word's; if the GM sees a full letter of %q on the sheet, run again with --gm-confirms",
+				st.Name, k.Name, weak, k.Name, k.Name))
 		}
 	}
 	if err == nil && st.Owed > 0 && c.warn != nil {
@@ -148,6 +173,35 @@ type uncertainLoss string
 
 func (e uncertainLoss) Error() string { return string(e) }
 func (e uncertainLoss) Unwrap() error { return judge.ErrSkillLost }
+
+// weakReadOf finds, in a ruling's notes, the confidence of the weak read that located skill
+// on the fresh sheet: judge's note "letters left not certain (the skill was located on the
+// fresh sheet by a weak read, ...): Hopscotch 0 (21%), ...".
+func weakReadOf(notes []string, skill string) (float64, bool) {
+	for _, n := range notes {
+		if !strings.Contains(n, "by a weak read") {
+			continue
+		}
+		_, list, ok := strings.Cut(n, "): ")
+		if !ok {
+			continue
+		}
+		for _, item := range strings.Split(list, ", ") {
+			// "NAME N (P%)"
+			head, pct, ok := strings.Cut(strings.TrimSuffix(item, "%)"), " (")
+			if !ok {
+				continue
+			}
+			i := strings.LastIndexByte(head, ' ')
+			p, err := strconv.ParseFloat(pct, 64)
+			if i < 0 || err != nil || !strings.EqualFold(strings.TrimSpace(head[:i]), strings.TrimSpace(skill)) {
+				continue
+			}
+			return p / 100, true
+		}
+	}
+	return 0, false
+}
 
 // skillOf is the state of the skill named (as Standing.CanUse matches it).
 func skillOf(st judge.Standing, skill string) (judge.SkillState, bool) {

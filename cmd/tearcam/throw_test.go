@@ -20,6 +20,7 @@ import (
 // rollStub is a characterSource with fixed standings that keeps what it records.
 type rollStub struct {
 	standings map[string]judge.Standing
+	notes     map[string][]string // the last ruling's notes, per player
 	records   []rollRecord
 	closed    bool
 	failWith  error
@@ -40,6 +41,8 @@ func (s *rollStub) Standing(player string) (judge.Standing, error) {
 	return st, nil
 }
 
+func (s *rollStub) Notes(player string) ([]string, error) { return s.notes[player], nil }
+
 func (s *rollStub) RecordRoll(player, kind string, roll any) error {
 	if s.failWith != nil {
 		return s.failWith
@@ -55,15 +58,43 @@ func (s *rollStub) RecordRoll(player, kind string, roll any) error {
 func (s *rollStub) Close() error { s.closed = true; return nil }
 
 // newRollStub has Ann (Archery 7 letters left, Hopscotch lost, Poetry 0 left by a count
-// that is not certain) and Bo (out, last ditch).
+// that is not certain: a weak read at 21% located it, as her last ruling's notes say) and
+// Bo (out, last ditch).
 func newRollStub() *rollStub {
-	return &rollStub{standings: map[string]judge.Standing{
+	return &rollStub{notes: map[string][]string{"Ann": weakReadNotes()}, standings: map[string]judge.Standing{
 		"Ann": {Name: "Ann", Skills: []judge.SkillState{
 			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0, Measured: true},
 			{Name: "Poetry", Remaining: 0}}},
 		"Bo": {Name: "Bo", Out: true, OutReason: judge.OutLastDitch, Skills: []judge.SkillState{
 			{Name: "Cooking", Remaining: 7}}},
 	}}
+}
+
+// weakReadNotes are the notes judge writes on a ruling after which Poetry, located by a weak
+// read (21%), has no letter left where that read put it.
+func weakReadNotes() []string {
+	layout := func(name string, conf float64) judge.SkillLayout {
+		l := judge.SkillLayout{Name: name, Confidence: conf}
+		for i, r := range judge.LetterRunes(name) {
+			x := float64(i * 2)
+			l.Letters = append(l.Letters, judge.Letter{Char: string(r), Outline: []judge.Point{{X: x}, {X: x + 1}, {X: x + 1, Y: 1}, {X: x, Y: 1}}})
+			l.Located++
+		}
+		return l
+	}
+	c := judge.NewCharacterFromLayouts("Ann", []judge.SkillLayout{layout("Archery", 0.9), layout("Poetry", 0.21)})
+	states := func(n int, s judge.LetterState) []judge.LetterState {
+		out := make([]judge.LetterState, n)
+		for i := range out {
+			out[i] = s
+		}
+		return out
+	}
+	r := c.Rule(1, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, judge.Measurement{
+		RemovedAreaMM2: 1500, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFitsTemplate: true,
+		Letters: []judge.SkillLetters{{Name: "Archery", States: append([]judge.LetterState{judge.LetterRemoved}, states(6, judge.LetterOnSheet)...)},
+			{Name: "Poetry", States: states(6, judge.LetterRemoved)}}})
+	return r.Notes
 }
 
 func (s *rollStub) opener() func(string, string) (characterSource, error) {
@@ -316,8 +347,8 @@ func TestRunThrowCharacter(t *testing.T) {
 	}{
 		{"available skill", "Ann", "Archery", ""},
 		{"skill name as spoken", "Ann", "archery", ""},
-		{"lost skill", "Ann", "Hopscotch", "Ann has lost Hopscotch"},
-		{"lost by a count not certain", "Ann", "poetry", "Ann has no full letter of Poetry left by tearcam's count, but that count is not certain (marked ? in the rulings: a letter too close to a tear to call, or a weak read): if the GM sees a full letter of Poetry on the sheet, run again with --gm-confirms"},
+		{"lost skill", "Ann", "Hopscotch", `Ann has lost "Hopscotch"`},
+		{"lost by a count not certain", "Ann", "poetry", `Ann has no full letter of "Poetry" left by tearcam's count, but that count is not certain: a weak read at 21% located "Poetry" on the fresh sheet, so the letters counted gone may be another word's; if the GM sees a full letter of "Poetry" on the sheet, run again with --gm-confirms`},
 		{"unknown skill", "Ann", "Juggling", `Ann has no skill "Juggling"`},
 		{"out", "Bo", "Cooking", "Bo is out (last_ditch)"},
 		{"unknown player", "Cy", "Archery", `player "Cy"`},
@@ -376,15 +407,15 @@ func TestRunThrowCharacter(t *testing.T) {
 	o.DB, o.Player, o.Skill, o.OpenSource, o.GMConfirms = "t.db", "Ann", "Poetry", stub.opener(), true
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	require.NoError(t, runThrow(o))
-	assert.Equal(t, "note: Ann: tearcam counts no full letter of Poetry left, not certainly; the GM confirmed one is left\n", errOut.String())
+	assert.Equal(t, "note: Ann: tearcam counts no full letter of \"Poetry\" left, not certainly (a weak read at 21% located it on the fresh sheet); the GM confirmed one is left\n", errOut.String())
 	require.Len(t, stub.records, 1)
-	assert.Contains(t, stub.records[0].data, `"gm_confirmed":"tearcam counts no full letter of Poetry left, not certainly; the GM confirmed one is left"`)
+	assert.Contains(t, stub.records[0].data, `"gm_confirmed":"tearcam counts no full letter of \"Poetry\" left, not certainly (a weak read at 21% located it on the fresh sheet); the GM confirmed one is left"`)
 	o, _ = throwOpts(t)
 	o.DB, o.Player, o.Skill, o.OpenSource, o.GMConfirms = "t.db", "Ann", "Hopscotch", newRollStub().opener(), true
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	err := runThrow(o)
 	assert.Equal(t, 2, ExitCode(err))
-	assert.ErrorContains(t, err, "Ann has lost Hopscotch (no full letter left)")
+	assert.ErrorContains(t, err, `Ann has lost "Hopscotch" (no full letter left)`)
 
 	// A record that fails is an error, and nothing is reported.
 	stub = newRollStub()
