@@ -263,7 +263,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	}
 	d.left = make([][]bool, len(c.skills))
 	d.doubtful = make([][]bool, len(c.skills))
-	ambiguousNamed := 0 // located letters of the counted skill(s) too close to call
+	var tooClose []string // located letters of the counted skill(s) too close to call, and why
 	anyRemovedState := false
 	unlocatedUnknown := false   // a never-located letter that could count for no_full_letter is unknown
 	var unlocatedSkill []string // skills that could count for no_full_letter, never located
@@ -275,9 +275,9 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			case s.remaining() == 0:
 				// a lost skill cannot lose more
 			case s.everLocated() && named == i:
-				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s (the skill torn for) were not located", s.name))
+				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %q (the skill torn for) were not located", s.name))
 			case s.everLocated():
-				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %s were not measured", s.name))
+				d.undecided = append(d.undecided, fmt.Sprintf("the letters of %q were not measured", s.name))
 			case counts:
 				// Never located: its letters left are not measured (finish notes it), and one of
 				// them could be the full letter the tear needed.
@@ -288,7 +288,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			continue
 		}
 		if len(st) != len(s.left) {
-			d.undecided = append(d.undecided, fmt.Sprintf("%s has %d letters but %d were measured", s.name, len(s.left), len(st)))
+			d.undecided = append(d.undecided, fmt.Sprintf("%q has %d letters but %d were measured", s.name, len(s.left), len(st)))
 			continue
 		}
 		left := make([]bool, len(s.left))
@@ -297,7 +297,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		for j, was := range s.left {
 			if !was {
 				if st[j] == LetterOnSheet {
-					d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was already gone but is measured on the sheet: it stays gone", j+1, runes[j], s.name))
+					d.notes = append(d.notes, letterName(j, runes, s.name)+" was already gone but is measured on the sheet: it stays gone")
 				}
 				continue
 			}
@@ -315,23 +315,23 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				if s.doubtful != nil && s.doubtful[j] {
 					how = "counted as left after an earlier tear that passed too close to call it"
 				}
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s was not on the sheet before this tear (%s): counted gone", j+1, runes[j], s.name, how))
+				d.notes = append(d.notes, fmt.Sprintf("%s was not on the sheet before this tear (%s): counted gone", letterName(j, runes, s.name), how))
 			case LetterRemovedOrCut:
 				anyRemovedState = true
 				// Some of its ink is certainly on the removed paper: it is not left, whichever
 				// way the doubt goes. Whether it was removed whole (a full letter) is too close
 				// to call, which matters only for the skill torn for.
 				if counts {
-					ambiguousNamed++
+					tooClose = append(tooClose, letterName(j, runes, s.name)+" is removed whole or cut")
 				}
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is removed whole or cut (the tear passes within measurement error of its ink): not left either way", j+1, runes[j], s.name))
+				d.notes = append(d.notes, letterName(j, runes, s.name)+" is removed whole or cut (the tear passes within measurement error of its ink): not left either way")
 			case LetterOnSheetOrCut:
 				// Some of its ink is certainly on the remaining sheet: it was not removed
 				// whole, whichever way the doubt goes, so it cannot be the full letter the
 				// tear needed. Whole or cut is too close to call: counted as left (the
 				// player keeps the benefit of the doubt), its skill's count flagged.
 				left[j], doubtful[j] = true, true
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s is whole on the sheet or cut (the tear passes within measurement error of its ink): counted as left", j+1, runes[j], s.name))
+				d.notes = append(d.notes, letterName(j, runes, s.name)+" is whole on the sheet or cut (the tear passes within measurement error of its ink): counted as left")
 			case LetterAmbiguous, LetterUnknown:
 				// Ambiguous: the tear passes within measurement error of this letter's ink, so
 				// whole or cut cannot be told. Unknown: its state could not be measured (no
@@ -347,17 +347,17 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 					continue
 				}
 				left[j], doubtful[j] = true, true
-				if counts {
-					ambiguousNamed++
-				}
 				why := "is within measurement error of the tear (whole or cut cannot be told)"
 				if st[j] == LetterUnknown {
 					why = "could not be measured"
 				}
-				d.notes = append(d.notes, fmt.Sprintf("letter %d (%c) of %s %s: counted as left", j+1, runes[j], s.name, why))
+				if counts {
+					tooClose = append(tooClose, letterName(j, runes, s.name)+" "+strings.TrimSuffix(why, " (whole or cut cannot be told)"))
+				}
+				d.notes = append(d.notes, fmt.Sprintf("%s %s: counted as left", letterName(j, runes, s.name), why))
 			default: // an invalid state
 				if s.located[j] {
-					d.undecided = append(d.undecided, fmt.Sprintf("letter %d (%c) of %s is %s", j+1, runes[j], s.name, st[j]))
+					d.undecided = append(d.undecided, fmt.Sprintf("%s is %s", letterName(j, runes, s.name), st[j]))
 				} else {
 					left[j] = true
 					if counts {
@@ -378,21 +378,17 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	// Whether no_full_letter applies may be too close to call. That makes the ruling
 	// undecided only when the verdict hangs on it; see below.
 	var letterDoubt []string
-	if d.removed == 0 && ambiguousNamed > 0 && !nothing {
-		what := "the skill torn for"
+	if d.removed == 0 && len(tooClose) > 0 && !nothing {
+		what := "any skill" // a penalty that names no skill
 		if named >= 0 {
-			what = c.skills[named].name
+			what = fmt.Sprintf("%q", c.skills[named].name)
 		}
-		lie := "letters lie"
-		if ambiguousNamed == 1 {
-			lie = "letters lies"
-		}
-		letterDoubt = append(letterDoubt, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %d of its %s within measurement error of the tear or could not be measured", what, ambiguousNamed, lie))
+		letterDoubt = append(letterDoubt, fmt.Sprintf("whether a full letter of %s was removed is too close to call: %s", what, strings.Join(tooClose, ", ")))
 	}
 	if d.removed == 0 && unlocatedUnknown && !nothing {
 		what := "the named skill"
 		if named >= 0 {
-			what = c.skills[named].name
+			what = fmt.Sprintf("%q", c.skills[named].name)
 		}
 		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
@@ -401,13 +397,13 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		// word's (a declared skill not written on the sheet at all was placed on a word with
 		// confidence 0.44), so whether a full letter of it was removed is not measured, either
 		// way (testers: "Hound" on the word "hand", ruled valid).
-		letterDoubt = append(letterDoubt, fmt.Sprintf("%s (the skill torn for) was located by a weak read (%.0f%%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written", c.skills[named].name, 100*c.skills[named].confidence))
+		letterDoubt = append(letterDoubt, fmt.Sprintf("%q (the skill torn for) was located by a weak read (%.0f%%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written", c.skills[named].name, 100*c.skills[named].confidence))
 	}
 	if d.removed == 0 && len(unlocatedSkill) > 0 && !nothing {
 		if named >= 0 {
-			letterDoubt = append(letterDoubt, fmt.Sprintf("the letters of %s (the skill torn for) were not located: whether a full letter of it was removed cannot be told", c.skills[named].name))
+			letterDoubt = append(letterDoubt, fmt.Sprintf("the letters of %q (the skill torn for) were not located: whether a full letter of it was removed cannot be told", c.skills[named].name))
 		} else {
-			letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter measured removed, but the letters of %s were not located (a penalty that names no skill may take its letter from any)", strings.Join(unlocatedSkill, ", ")))
+			letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter measured removed, but the letters of %s were not located (a penalty that names no skill may take its letter from any)", quoted(unlocatedSkill)))
 		}
 	}
 	// With nothing removed there is no removed paper: nothing_removed is the whole fault and
@@ -436,7 +432,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		doubted[FaultNoFullLetter] = letterDoubt
 	}
 	for _, s := range m.Doubts {
-		d.undecided = append(d.undecided, "measurement doubt: "+s)
+		d.undecided = append(d.undecided, "a measurement is in doubt: "+s)
 		d.lettersDoubted = true
 	}
 	for _, u := range m.Uncertain {
@@ -445,14 +441,14 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			continue
 		}
 		if !c.doubtMatters(u, nothing) {
-			d.notes = append(d.notes, fmt.Sprintf("doubt that cannot change the ruling (%s): %s", u.About, u.Text))
+			d.notes = append(d.notes, fmt.Sprintf("%s, which cannot change the ruling: %s", inDoubt(u), u.Text))
 			continue
 		}
 		if f, ok := doubtFault[u.About]; ok {
-			doubted[f] = append(doubted[f], fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
+			doubted[f] = append(doubted[f], inDoubt(u)+": "+u.Text)
 			continue
 		}
-		d.undecided = append(d.undecided, fmt.Sprintf("measurement doubt (%s): %s", u.About, u.Text))
+		d.undecided = append(d.undecided, inDoubt(u)+": "+u.Text)
 	}
 	if len(doubted) > 0 {
 		certain := slices.DeleteFunc(slices.Clone(d.faults), func(f Fault) bool { return doubted[f] != nil })
@@ -477,6 +473,40 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 	}
 	return d
+}
+
+// letterName names letter j of skill in reasons and notes: letter 3 ('n') of "Haggling".
+func letterName(j int, runes []rune, skill string) string {
+	return fmt.Sprintf("letter %d ('%c') of %q", j+1, runes[j], skill)
+}
+
+// quoted lists skill names, each quoted: "Archery", "Tea Ceremony".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// inDoubt says, in a GM's words, what a structured doubt doubts: "the removed area's
+// measurement is in doubt".
+func inDoubt(u Doubt) string {
+	switch u.About {
+	case AboutRemoved:
+		return "the removed area's measurement is in doubt"
+	case AboutPieces:
+		return "whether the paper removed is one piece is in doubt"
+	case AboutEdgeToEdge:
+		return "whether the tear goes from one edge of the sheet to another is in doubt"
+	case AboutTemplateFits:
+		return "whether the template fits inside the removed piece is in doubt"
+	case AboutPaperFits:
+		return "whether the template fits on the remaining sheet is in doubt"
+	case AboutLetters:
+		return fmt.Sprintf("the letters of %q are in doubt", u.Skill)
+	}
+	return fmt.Sprintf("a measurement (%s) is in doubt", u.About)
 }
 
 // doubtFault is the one fault a structured doubt about a quantity can flip. A doubt about

@@ -146,19 +146,19 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "refused", tear: use("Hop"), m: Measurement{Refused: "sheet not found in ann-1.jpg"},
 			verdict: Undecided, faults: []Fault{}, reason: "measurement refused: sheet not found in ann-1.jpg", skills: left(3, 3, true)},
 		{name: "named skill not measured", tear: use("Hop"), m: meas("-", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "letters of Hop (the skill torn for) were not located", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `letters of "Hop" (the skill torn for) were not located`, skills: left(3, 3, true)},
 		{name: "other located skill not measured", tear: use("Hop"), m: meas("ROO", "-"),
-			verdict: Undecided, faults: []Fault{}, reason: "letters of Axe were not measured", removed: 1, skills: left(2, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `letters of "Axe" were not measured`, removed: 1, skills: left(2, 3, true)},
 		// No letter of Hop certainly removed and one too close to call: removed whole it makes
 		// the tear valid, cut it makes it no_full_letter, so the verdict is undecided.
 		{name: "ambiguous letter of named skill", tear: use("Hop"), m: meas("AOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: notMeasured(left(3, 3, true), "Hop")},
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of "Hop" was removed is too close to call: letter 1 ('H') of "Hop" is within measurement error of the tear`, skills: notMeasured(left(3, 3, true), "Hop")},
 		// A letter of Hop certainly removed: the tear is valid whatever the ambiguous second
 		// letter is. That letter is counted as left (H gone, o and p left: 2), and Hop's count
 		// is flagged as not measured.
 		{name: "ambiguous letter beside a removed one", tear: use("Hop"), m: meas("RAO", "OOO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"),
-			noteMatch: "letter 2 (o) of Hop is within measurement error of the tear"},
+			noteMatch: `letter 2 ('o') of "Hop" is within measurement error of the tear`},
 		// An ambiguous letter of another skill cannot change the verdict on Hop: valid, Hop
 		// 3-2 = 1 left, Axe's A counted left (3) but not measured.
 		{name: "ambiguous letter of another skill", tear: use("Hop"), m: meas("RRO", "AOO"),
@@ -171,16 +171,16 @@ func TestRuleOneTear(t *testing.T) {
 		// Hop was removed: a certain faux pas. o is counted as left (with p: 2), not measured.
 		{name: "on-sheet-or-cut letter of named skill", tear: use("Hop"), m: meas("CSO", "OOO"),
 			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, skills: notMeasured(left(2, 3, true), "Hop"), owed: 1,
-			noteMatch: "letter 2 (o) of Hop is whole on the sheet or cut"},
+			noteMatch: `letter 2 ('o') of "Hop" is whole on the sheet or cut`},
 		// Removed or cut, and no letter certainly removed: it could be the full letter, so
 		// the verdict is undecided.
 		{name: "removed-or-cut letter of named skill", tear: use("Hop"), m: meas("XOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: left(2, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of "Hop" was removed is too close to call: letter 1 ('H') of "Hop" is removed whole or cut`, skills: left(2, 3, true)},
 		// Beside a certainly removed letter: valid, and the removed-or-cut o is not left
 		// either way, so Hop's count (p: 1) is certain.
 		{name: "removed-or-cut letter beside a removed one", tear: use("Hop"), m: meas("RXO", "OOO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(1, 3, true),
-			noteMatch: "letter 2 (o) of Hop is removed whole or cut"},
+			noteMatch: `letter 2 ('o') of "Hop" is removed whole or cut`},
 		// In another skill: Axe certainly loses its A (2 left, measured).
 		{name: "removed-or-cut letter of another skill", tear: use("Hop"), m: meas("RRO", "XOO"),
 			verdict: Valid, faults: []Fault{}, removed: 2, skills: left(1, 2, true)},
@@ -188,20 +188,25 @@ func TestRuleOneTear(t *testing.T) {
 		// 3-1 = 2 left, Axe's e counted left (3) but not measured.
 		{name: "unknown letter of another skill", tear: use("Hop"), m: meas("ROO", "OOU"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Axe"),
-			noteMatch: "letter 3 (e) of Axe could not be measured: counted as left"},
+			noteMatch: `letter 3 ('e') of "Axe" could not be measured: counted as left`},
 		// An unmeasured letter of Hop with none removed could be the full letter: undecided.
 		{name: "unknown letter of named skill", tear: use("Hop"), m: meas("COU", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "whether a full letter of Hop was removed is too close to call", skills: notMeasured(left(2, 3, true), "Hop")},
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of "Hop" was removed is too close to call: letter 3 ('p') of "Hop" could not be measured`, skills: notMeasured(left(2, 3, true), "Hop")},
+		// A penalty that names no skill may take its letter from any: every letter too close
+		// to call is named, with its skill.
+		{name: "unnamed penalty, letters of two skills too close to call", tear: penalty(""), m: meas("AOO", "OXO"),
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of any skill was removed is too close to call: letter 1 ('H') of "Hop" is within measurement error of the tear, letter 2 ('x') of "Axe" is removed whole or cut`,
+			skills: notMeasured(left(3, 2, true), "Hop")},
 		{name: "wrong letter count", tear: use("Hop"), m: meas("ROOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "Hop has 3 letters but 4 were measured", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `"Hop" has 3 letters but 4 were measured`, skills: left(3, 3, true)},
 		{name: "free text doubt", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Doubts = []string{"template fit within 1 mm"} }),
-			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt: template fit within 1 mm", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "a measurement is in doubt: template fit within 1 mm", removed: 1, skills: left(3, 3, true)},
 		{name: "structured doubt that matters", tear: use("Hop"),
 			m: with(meas("ROO", "OOO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
 			}),
-			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (template_fits): fit within 1 mm", removed: 1, skills: left(2, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "whether the template fits inside the removed piece is in doubt: fit within 1 mm", removed: 1, skills: left(2, 3, true)},
 		// Not edge to edge for certain: a faux pas whether or not the piece covers the
 		// template. piece_too_small is not listed (measured false, but in doubt); a note says
 		// it may also apply.
@@ -218,7 +223,7 @@ func TestRuleOneTear(t *testing.T) {
 				m.EdgeToEdge = false
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}, {About: AboutEdgeToEdge, Text: "edge within 1 mm"}}
 			}),
-			verdict: Undecided, faults: []Fault{}, reason: "measurement doubt (edge_to_edge): edge within 1 mm", removed: 1, skills: left(2, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "whether the tear goes from one edge of the sheet to another is in doubt: edge within 1 mm", removed: 1, skills: left(2, 3, true)},
 		// A strip along the edge that may be a second piece, beside a certain fault.
 		{name: "pieces doubt beside a certain fault", tear: use("Hop"),
 			m: with(meas("OOO", "OOO"), func(m *Measurement) {
@@ -233,7 +238,7 @@ func TestRuleOneTear(t *testing.T) {
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
 			}),
 			verdict: FauxPas, faults: []Fault{FaultNothingRemoved}, skills: left(3, 3, true), owed: 1,
-			noteMatch: "cannot change the ruling (template_fits)"},
+			noteMatch: "whether the template fits inside the removed piece is in doubt, which cannot change the ruling: fit within 1 mm"},
 		{name: "letters removed but nothing removed", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Pieces = 0 }),
 			verdict: Undecided, faults: []Fault{}, reason: "letters measured removed while no paper was removed", removed: 1, skills: left(3, 3, true)},
@@ -265,14 +270,14 @@ func TestRuleOneTear(t *testing.T) {
 			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
 		}, tear: use("Hop"), m: meas("ROO", "OOO"),
 			verdict: Undecided, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop"),
-			reason: "Hop (the skill torn for) was located by a weak read (44%): its letters may be another word's, so whether a full letter of it was removed cannot be told"},
+			reason: `"Hop" (the skill torn for) was located by a weak read (44%): its letters may be another word's, so whether a full letter of it was removed cannot be told`},
 		{name: "weak read of the skill torn for, no letter removed", char: func() *Character {
 			weak := layout("Hop")
 			weak.Confidence = 0.44
 			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
 		}, tear: use("Hop"), m: meas("OOO", "ROO"),
 			verdict: Undecided, faults: []Fault{}, removed: 0, skills: notMeasured(left(3, 2, true), "Hop"),
-			reason: "Hop (the skill torn for) was located by a weak read (44%)"},
+			reason: `"Hop" (the skill torn for) was located by a weak read (44%)`},
 		// Between VerdictReadConfidence and WeakReadConfidence the verdict stands; the count
 		// is not a measurement.
 		{name: "weak read of the skill torn for at 0.55", char: func() *Character {
@@ -311,13 +316,13 @@ func TestRuleOneTear(t *testing.T) {
 		{name: "unlocated letter could be the removed one", char: func() *Character {
 			return NewCharacterFromLayouts("Ann", []SkillLayout{layout("Hop", 2), layout("Axe")})
 		}, tear: use("Hop"), m: meas("OOU", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "no full letter of Hop measured removed, but some of its letters were never located",
+			verdict: Undecided, faults: []Fault{}, reason: `no full letter of "Hop" measured removed, but some of its letters were never located`,
 			skills: notMeasured(left(3, 3, true), "Hop"), noteMatch: "letters left not measured (not located on the fresh sheet, so counted as left): Hop 3"},
 		// The skill torn for was never located: no_full_letter cannot be told...
 		{name: "named skill never located", char: func() *Character {
 			return NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Axe")})
 		}, tear: use("Hop"), m: meas("-", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "the letters of Hop (the skill torn for) were not located: whether a full letter of it was removed cannot be told",
+			verdict: Undecided, faults: []Fault{}, reason: `the letters of "Hop" (the skill torn for) were not located: whether a full letter of it was removed cannot be told`,
 			skills: notMeasured(left(3, 3, true), "Hop")},
 		// ...but beside a certain fault the tear is a faux pas either way.
 		{name: "named skill never located, a certain fault", char: func() *Character {
@@ -331,7 +336,7 @@ func TestRuleOneTear(t *testing.T) {
 			c.owed = 1
 			return c
 		}, tear: penalty(""), m: meas("-", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "the letters of Hop were not located", owed: 1,
+			verdict: Undecided, faults: []Fault{}, reason: `the letters of "Hop" were not located`, owed: 1,
 			skills: notMeasured(left(3, 3, true), "Hop")},
 		// With H removed the verdict is settled; the unlocated "p" is carried as left: 2.
 		{name: "unlocated letter carried", char: func() *Character {
@@ -463,7 +468,7 @@ func TestRuleSequences(t *testing.T) {
 			{tear: use("Hop"), m: meas("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call", unmeasured: []string{"Hop"}},
 			// the next measurement, against the photo after the undecided tear, reports H gone.
 			{tear: use("Axe"), m: meas("GOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
-				note: "letter 1 (H) of Hop was not on the sheet before this tear"},
+				note: `letter 1 ('H') of "Hop" was not on the sheet before this tear`},
 		}},
 		{name: "a certain faux pas with a full letter too close to call", steps: []step{
 			// Not edge to edge for certain, H too close to call: a faux pas either way, one
@@ -477,7 +482,7 @@ func TestRuleSequences(t *testing.T) {
 			{tear: use("Hop"), m: meas("CSO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true, unmeasured: []string{"Hop"}},
 			// the next measurement finds o was cut after all: gone, and the note says why.
 			{tear: penalty("Axe"), m: meas("GGO", "ROO"), verdict: Valid, hop: 1, axe: 2, paper: true,
-				note: "letter 2 (o) of Hop was not on the sheet before this tear (counted as left after an earlier tear that passed too close to call it)"},
+				note: `letter 2 ('o') of "Hop" was not on the sheet before this tear (counted as left after an earlier tear that passed too close to call it)`},
 		}},
 		{name: "undecided keeps paper and owed", steps: []step{
 			{tear: use("Hop"), m: faux("ROO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true},
@@ -493,7 +498,7 @@ func TestRuleSequences(t *testing.T) {
 			{tear: use("Hop"), m: meas("ROO", "OOO"), verdict: Valid, hop: 2, axe: 3, paper: true},
 			// H measured on the sheet again (a misregistration): it stays gone.
 			{tear: use("Axe"), m: meas("OOO", "ROO"), verdict: Valid, hop: 2, axe: 2, paper: true,
-				note: "letter 1 (H) of Hop was already gone but is measured on the sheet"},
+				note: `letter 1 ('H') of "Hop" was already gone but is measured on the sheet`},
 		}},
 		{name: "lost skill", steps: []step{
 			{tear: use("Hop"), m: meas("RRR", "OOO"), verdict: Valid, hop: 0, axe: 3, paper: true},
@@ -504,10 +509,10 @@ func TestRuleSequences(t *testing.T) {
 			// a doubt about the lost skill's letters cannot change anything.
 			{tear: damage("Axe"), m: with(meas("GGG", "ROO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutLetters, Skill: "Hop", Text: "OCR disagrees"}}
-			}), verdict: Valid, hop: 0, axe: 2, paper: true, note: "cannot change the ruling (letters)"},
+			}), verdict: Valid, hop: 0, axe: 2, paper: true, note: `the letters of "Hop" are in doubt, which cannot change the ruling: OCR disagrees`},
 			{tear: damage("Axe"), m: with(meas("GGG", "GOO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutLetters, Skill: "Axe", Text: "OCR disagrees"}}
-			}), verdict: Undecided, hop: 0, axe: 2, paper: true, reason: "measurement doubt (letters): OCR disagrees"},
+			}), verdict: Undecided, hop: 0, axe: 2, paper: true, reason: `the letters of "Axe" are in doubt: OCR disagrees`},
 			// x and e go: no skill left, out.
 			{tear: damage("Axe"), m: meas("GGG", "GRR"), verdict: Valid, hop: 0, axe: 0, paper: true, out: OutNoSkillsLeft},
 			// after out: undecided, says so.

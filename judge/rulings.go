@@ -163,22 +163,46 @@ func LettersLeftLabel(r TearRuling) string {
 	return "letters left"
 }
 
-// LettersLeft writes skills' letters left for people: "Text 4, Dancing 7?", a count whose
-// letters were not all measured (never located on the fresh sheet) marked with "?", and a
-// legend after the list when there is one.
+// LettersLeft writes skills' letters left for people: "Text 4, Dancing 7?", a count that is
+// not certain (Measured false) marked with "?", and UncertainLegend after the list when
+// there is one.
 func LettersLeft(skills []SkillState) string {
 	parts := make([]string, len(skills))
-	guessed := false
 	for i, s := range skills {
 		parts[i] = fmt.Sprintf("%s %d", s.Name, s.Remaining)
 		if !s.Measured {
 			parts[i] += "?"
-			guessed = true
 		}
 	}
 	out := strings.Join(parts, ", ")
-	if guessed {
-		out += " (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)"
+	if legend := UncertainLegend(skills); legend != "" {
+		out += " (" + legend + ")"
 	}
 	return out
+}
+
+// UncertainLegend explains the "?" of the counts of skills that are not certain, once for
+// them all ("" when every count is certain), true of each: a count above 0 may hold letters
+// counted as left (not located on the fresh sheet, or too close to a tear to call) or be a
+// weak read's; a 0 is not certain only because a weak read located the skill (letters too
+// close to call are counted as left, so they never leave a 0).
+func UncertainLegend(skills []SkillState) string {
+	var some, none bool
+	for _, s := range skills {
+		if !s.Measured {
+			some = some || s.Remaining > 0
+			none = none || s.Remaining <= 0
+		}
+	}
+	var say []string
+	if some {
+		say = append(say, "a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read")
+	}
+	if none {
+		say = append(say, "a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left")
+	}
+	if len(say) == 0 {
+		return ""
+	}
+	return "?: not certain: " + strings.Join(say, "; ")
 }

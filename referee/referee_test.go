@@ -132,7 +132,7 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	// Tear 3 is measured against the fresh sheet: what tears 1 and 2 removed is in its
 	// measurement, so it cannot be ruled with certainty.
 	assert.Equal(t, judge.Undecided, bo.Tears[2].Verdict)
-	assert.Equal(t, "measurement doubt (removed): measured against the sheet before tear 1, whose photo could not be measured: "+
+	assert.Equal(t, "the removed area's measurement is in doubt: measured against the sheet before tear 1, whose photo could not be measured: "+
 		"the paper removed by that tear cannot be told apart from this one's", bo.Tears[2].UndecidedReason)
 	assert.False(t, bo.Tears[2].Out)
 	// Its letters are measured all the same: applied, not carried from before.
@@ -170,7 +170,7 @@ players:
 	assert.Contains(t, tears[0].Notes, "letters left not measured (not located on the fresh sheet, so counted as left): Dancing 7")
 	assert.Contains(t, referee.AnnotationLines(tears[0]), "letters left: Archery 5, Dancing 7? (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)")
 	assert.Equal(t, judge.Undecided, tears[1].Verdict)
-	assert.Equal(t, "the letters of Dancing (the skill torn for) were not located: whether a full letter of it was removed cannot be told", tears[1].UndecidedReason)
+	assert.Equal(t, `the letters of "Dancing" (the skill torn for) were not located: whether a full letter of it was removed cannot be told`, tears[1].UndecidedReason)
 	b := jsonOf(t, res.Rulings)
 	assert.Contains(t, string(b), `"name": "Dancing",
               "remaining": 7,
@@ -310,7 +310,7 @@ func TestResumeIsByteIdentical(t *testing.T) {
 	ann := fresh.Rulings.Players[0]
 	require.Equal(t, "Archery", ann.Tears[1].Skills[0].Name)
 	assert.Equal(t, 5, ann.Tears[1].Skills[0].Remaining, "tear 1 took 2 of Archery's 7 letters")
-	assert.Contains(t, ann.Tears[1].UndecidedReason, "whether a full letter of Tea Ceremony was removed is too close to call")
+	assert.Contains(t, ann.Tears[1].UndecidedReason, `whether a full letter of "Tea Ceremony" was removed is too close to call: letter 1 ('T') of "Tea Ceremony"`)
 	// Tear 3 removes letters 2 and 3 of Tea Ceremony whole, so it is valid whatever the
 	// letter still in doubt (1, T) is; that letter is counted as left and the count flagged:
 	// 11 letters - 2 removed - 1 gone (y, cut in tear 2) = 8, not measured.

@@ -74,7 +74,7 @@ func undecidedCause(reason string) string {
 		return "letter ambiguous or unknown"
 	case strings.Contains(reason, "already out"):
 		return "already out"
-	case strings.Contains(reason, "measurement doubt"):
+	case strings.Contains(reason, " in doubt: ") && !strings.Contains(reason, "the GM decides"): // judge: a measurement in doubt
 		return "measurement doubt"
 	}
 	return "other"

@@ -88,8 +88,9 @@ details { font-size: .88rem; color: #57606a; }
 {{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
 <div class="scroll"><table>
 <thead><tr><th>skill</th><th>letters left{{if .LettersAsBefore}} (as before this tear){{end}}</th></tr></thead>
-<tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}? <span class="unmeasured">(not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)</span>{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
+<tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}?{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
 </table></div>
+{{with legend .Skills}}<p class="unmeasured">{{.}}</p>{{end}}
 <p>{{if .OwedTears}}Tears owed: {{.OwedTears}}. {{end}}Paper left covers the template: {{if .Refused}}not measured{{else}}{{yesno .PaperFitsTemplate}}{{end}}.{{if .Out}} <span class="out">Out: {{words (print .OutReason)}}.</span>{{end}}</p>
 {{if or .Before .After .Annotated}}<div class="pics">
 {{if .Before}}<figure><img src="{{.Before}}" alt="before tear {{.Index}}"><figcaption>before</figcaption></figure>{{end}}

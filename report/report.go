@@ -143,11 +143,12 @@ func dataURL(b []byte) template.URL {
 }
 
 var funcs = template.FuncMap{
-	"inc":   func(i int) int { return i + 1 },
-	"deref": func(b *bool) bool { return b != nil && *b },
-	"pct":   func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
-	"area":  func(f float64) string { return fmt.Sprintf("%.0f mm²", f) },
-	"words": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"inc":    func(i int) int { return i + 1 },
+	"legend": judge.UncertainLegend,
+	"deref":  func(b *bool) bool { return b != nil && *b },
+	"pct":    func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"area":   func(f float64) string { return fmt.Sprintf("%.0f mm²", f) },
+	"words":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"yesno": func(b bool) string {
 		if b {
 			return "yes"

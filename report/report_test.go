@@ -45,7 +45,7 @@ func TestWrite(t *testing.T) {
 		`<img src="data:image/jpeg;base64,Aw==" alt="tear 1 annotated">`,
 		`Faults: <strong>no full letter, several pieces</strong>`,
 		// A count of letters left that was never measured is marked; a measured one is not.
-		`<tr><td>Dancing</td><td>7? <span class="unmeasured">(not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)</span></td></tr>`,
+		`<tr><td>Dancing</td><td>7?</td></tr>`,
 		`<tr><td>Archery</td><td>5</td></tr>`,
 		`Undecided: measurement refused: ann-3.jpg: not a readable image`,
 		`Last ditch effort: the ball hit the GM.`,
@@ -64,6 +64,38 @@ func TestWrite(t *testing.T) {
 	require.NoError(t, Write(&again, samplePage()))
 	assert.Equal(t, html, again.String(), "the same rulings give the same page")
 	assert.Equal(t, 1, strings.Count(html, "<html"))
+}
+
+// TestUncertainLegend: the "?" of a count not certain is explained once, under its tear's
+// table (not on every row), and truly: a count above 0 may hold letters counted as left; a
+// 0 is uncertain only because a weak read located the skill, so it is never said to count
+// letters as left (a tester).
+func TestUncertainLegend(t *testing.T) {
+	p := samplePage()
+	tears := p.Rulings.Players[0].Tears
+	tears[1].Skills = []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true},
+		{Name: "Dancing", Remaining: 6, Available: true}, {Name: "Haggling", Remaining: 0}}
+	tears[2].Skills = []judge.SkillState{{Name: "Archery", Remaining: 5, Measured: true, Available: true}, {Name: "Haggling", Remaining: 0}}
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	articles := strings.Split(buf.String(), "<article")[1:]
+	require.Len(t, articles, 4)
+	positive := "a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read"
+	zero := "a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left"
+	for i, want := range []string{
+		`</table></div>` + "\n" + `<p class="unmeasured">?: not certain: ` + positive + `</p>`,
+		`</table></div>` + "\n" + `<p class="unmeasured">?: not certain: ` + positive + "; " + zero + `</p>`,
+		`</table></div>` + "\n" + `<p class="unmeasured">?: not certain: ` + zero + `</p>`,
+		"",
+	} {
+		if want == "" {
+			assert.NotContains(t, articles[i], "not certain", "tear %d: every count certain", i+1)
+			continue
+		}
+		assert.Contains(t, articles[i], want, "tear %d", i+1)
+		assert.Equal(t, 1, strings.Count(articles[i], "not certain"), "tear %d: once", i+1)
+	}
+	assert.Contains(t, articles[1], `<tr class="lost"><td>Haggling</td><td>0? (unavailable)</td></tr>`)
 }
 
 // TestRefusedTearShowsNoMeasurement: a tear undecided because its measurement was refused

@@ -16,3 +16,12 @@ func TestRulingLineMarksUnmeasuredCounts(t *testing.T) {
 	assert.Equal(t, "Ann tear 3: damage Hopscotch: valid; letters left: Hopscotch 7?, Archery 6 (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)",
 		rulingLine("Ann", r))
 }
+
+// A 0 that is not certain is a weak read's: the legend does not say it counts letters as
+// left (a tester).
+func TestRulingLineUncertainZero(t *testing.T) {
+	r := judge.TearRuling{Index: 2, Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
+		Skills: []judge.SkillState{{Name: "Haggling", Remaining: 0, Available: false}, {Name: "Archery", Remaining: 6, Available: true, Measured: true}}}
+	assert.Equal(t, "Ann tear 2: use Archery: valid; letters left: Haggling 0?, Archery 6 (?: not certain: a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left)",
+		rulingLine("Ann", r))
+}
