@@ -45,7 +45,8 @@ func newAuditCmd(iostreams *IO, runF func(*auditOptions) error) *cobra.Command {
 locate its skills once, register every later photo to it, measure each tear against the sheet
 before it, and rule it. Rulings are printed as a table on stdout (unless --json -), committed
 to the session database as they are made, and re-used on a re-run when their photos and
-manifest entries have not changed.
+manifest entries have not changed: Ctrl-C stops between tears, and running the same command
+again resumes from the rulings kept.
 
 Exit status: 0 when rulings were written (whatever they say), 2 for bad usage or a bad
 manifest, 1 for anything else. A photo that cannot be read makes its tear undecided.`,
@@ -65,6 +66,7 @@ manifest, 1 for anything else. A photo that cannot be read makes its tear undeci
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report to `FILE`")
 	f.StringVar(&opts.Annotate, "annotate", "", "write each tear's annotated image into `DIR`")
 	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the manifest, or in the working folder)")
+	refuseRepeats(f) // a second --json (or any single-value flag) is refused, as judge does
 	return cmd
 }
 

@@ -124,6 +124,7 @@ skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed the dice for reproducible play (default: crypto/rand)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	opts.characterFlags.add(cmd)
+	refuseRepeats(f)
 	return cmd
 }
 

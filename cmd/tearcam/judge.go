@@ -55,18 +55,19 @@ usage, 1 for anything else.`,
 		},
 	}
 	f := cmd.Flags()
-	// judge rules one tear: a flag given twice (a second --tear) is refused, never the last
-	// silently taken.
-	f.Var(newOnceString(&opts.Before, ""), "before", "photo of the untorn sheet (required)")
-	f.Var(newOnceString(&opts.After, ""), "after", "photo of the sheet after the tear (required)")
-	f.Var(newOnceString(&opts.Skills, ""), "skills", "the declared skills, comma-separated (required)")
-	f.Var(newOnceString(&opts.Tear, ""), "tear", "the tear as announced, KIND:SKILL, e.g. use:Archery (required)")
-	f.Var(newOnceString(&opts.Paper, "a4"), "paper", "paper size: a4, letter or WxH in millimetres")
-	f.Var(newOnceString(&opts.Template, "default"), "template", "template JSON `FILE` (default: 38.1 x 25.4 mm)")
+	f.StringVar(&opts.Before, "before", "", "photo of the untorn sheet (required)")
+	f.StringVar(&opts.After, "after", "", "photo of the sheet after the tear (required)")
+	f.StringVar(&opts.Skills, "skills", "", "the declared skills, comma-separated (required)")
+	f.StringVar(&opts.Tear, "tear", "", "the tear as announced, KIND:SKILL, e.g. use:Archery (required)")
+	f.StringVar(&opts.Paper, "paper", "a4", "paper size: a4, letter or WxH in millimetres")
+	f.StringVar(&opts.Template, "template", "default", "template JSON `FILE`, or default: a 38.1 x 25.4 mm rectangle")
 	f.BoolVar(&opts.JSON, "json", false, "print the rulings document as JSON")
 	for _, name := range []string{"before", "after", "skills", "tear"} {
 		cmd.MarkFlagRequired(name)
 	}
+	// judge rules one tear: a flag given twice (a second --tear) is refused, never the last
+	// silently taken.
+	refuseRepeats(f)
 	return cmd
 }
 

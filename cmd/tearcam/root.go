@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/otiai10/gosseract/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gocv.io/x/gocv"
 )
 
@@ -117,34 +118,32 @@ func Main(args []string, iostreams *IO) int {
 	return 0
 }
 
-// onceString is a string flag that may be given once: a second value is refused (pflag
-// makes it a usage error naming the flag), not silently taken over the first.
-type onceString struct {
-	p   *string
+// refuseRepeats makes every single-value flag of f refuse a second value (pflag makes it a
+// usage error naming the flag: --json a.json --json b.json), never silently taking the last.
+// Bool flags and the flags meant to be repeated (slices, arrays: --player, --bonus) are left
+// alone. Call it once all of a command's flags are defined.
+func refuseRepeats(f *pflag.FlagSet) {
+	f.VisitAll(func(fl *pflag.Flag) {
+		if _, many := fl.Value.(pflag.SliceValue); many || fl.Value.Type() == "bool" {
+			return
+		}
+		fl.Value = &onceValue{Value: fl.Value}
+	})
+}
+
+// onceValue is a flag value that may be set once.
+type onceValue struct {
+	pflag.Value
 	set bool
 }
 
-func newOnceString(p *string, def string) *onceString {
-	*p = def
-	return &onceString{p: p}
-}
-
-func (o *onceString) String() string {
-	if o.p == nil {
-		return ""
-	}
-	return *o.p
-}
-
-func (o *onceString) Set(v string) error {
+func (o *onceValue) Set(v string) error {
 	if o.set {
-		return fmt.Errorf("given twice (first %q): give it once", *o.p)
+		return fmt.Errorf("given twice (first %q): give it once", o.Value.String())
 	}
-	*o.p, o.set = v, true
-	return nil
+	o.set = true
+	return o.Value.Set(v)
 }
-
-func (o *onceString) Type() string { return "string" }
 
 // stickyWriter passes writes on to w and keeps the first error.
 type stickyWriter struct {

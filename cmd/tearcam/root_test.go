@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,4 +72,32 @@ func TestFailedStdoutWriteIsAnError(t *testing.T) {
 			assert.Regexp(t, `^tearcam: (write standard output: )?.*no space left on device$`, lines[len(lines)-1])
 		})
 	}
+}
+
+// TestSingleValueFlagsRefuseRepeats: every command refuses a single-value flag given twice
+// (--json a.json --json b.json) as bad usage naming the flag, in one line, before doing
+// anything; judge did, audit and watch took the last value silently (a tester). Bool flags
+// and repeatable ones (--player, --bonus) are not single-value.
+func TestSingleValueFlagsRefuseRepeats(t *testing.T) {
+	iostreams, _, _ := testIO()
+	tried := 0
+	for _, cmd := range NewRootCmd(iostreams).Commands() {
+		cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+			if _, many := fl.Value.(pflag.SliceValue); many || fl.Value.Type() == "bool" {
+				return
+			}
+			// The flag's default twice: a value it accepts, so only the repeat is refused.
+			v := fl.DefValue
+			args := []string{cmd.Name(), "--" + fl.Name + "=" + v, "--" + fl.Name + "=" + v}
+			t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+				iostreams, out, errOut := testIO()
+				assert.Equal(t, 2, Main(args, iostreams))
+				assert.Empty(t, out.String())
+				assert.Equal(t, fmt.Sprintf("tearcam: invalid argument %q for \"--%s\" flag: given twice (first %q): give it once\n", v, fl.Name, v),
+					errOut.String())
+			})
+			tried++
+		})
+	}
+	assert.GreaterOrEqual(t, tried, 40, "audit's, judge's, watch's, throw's and check's flags")
 }

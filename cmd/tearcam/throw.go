@@ -100,10 +100,10 @@ type characterFlags struct {
 }
 
 func (c *characterFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&c.DB, "db", "", "session database to take the character from (with --player)")
+	cmd.Flags().StringVar(&c.DB, "db", "", "session database `FILE` to take the character from (with --player)")
 	cmd.Flags().StringVar(&c.Player, "player", "", "the player whose character acts (with --db)")
 	cmd.Flags().StringVar(&c.Session, "session", "", "session name in the database (default: the player's most recent)")
-	cmd.Flags().BoolVar(&c.GMConfirms, "gm-confirms", false, "the GM sees a full letter of --skill on the sheet where tearcam counts none, not certainly (marked ? in the rulings)")
+	cmd.Flags().BoolVar(&c.GMConfirms, "gm-confirms", false, "the GM sees a full letter of --skill on the sheet where tearcam's count of 0 is not certain (0? in the rulings)")
 }
 
 // openCharacter checks that the character may use skill and returns the source to record
@@ -288,7 +288,7 @@ skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Skill, "skill", "", "the {Skill} thrown")
+	f.StringVar(&opts.Skill, "skill", "", "the skill used for the Throw")
 	f.IntVar(&opts.Attribute, "attribute", 0, "the Attribute modifier, -3..+3")
 	f.StringVar(&opts.AttributeName, "attribute-name", "", "the Attribute: Stones, Scrolls, Swords or Sorcery (informational)")
 	f.BoolVar(&opts.AllowAttribute, "allow-attribute", false, "allow an Attribute modifier outside -3..+3")
@@ -306,6 +306,7 @@ skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed the random source for reproducible play (default: crypto/rand)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	opts.characterFlags.add(cmd)
+	refuseRepeats(f)
 	return cmd
 }
 

@@ -61,10 +61,10 @@ func newWatchCmd(iostreams *IO, runF func(*watchOptions) error) *cobra.Command {
 	opts := &watchOptions{IO: iostreams, NewPipeline: newCVPipeline}
 	cmd := &cobra.Command{
 		Use:   "watch --source 0|/dev/videoN|FILE [--session SESSION.yaml | --player NAME --skills A,B,... ...]",
-		Short: "Judge tears live through a camera (or a video file)",
-		Long: `watch reads frames from a camera or a video file, takes the first sheet that lies still
-on the table as the fresh sheet and, each time the sheet has left the table (or been covered by
-hands) and settled again, judges the tear the GM announced on it.
+		Short: "Rule tears live through a camera (or a video file)",
+		Long: `Read frames from a camera or a video file, take the first sheet that lies still on the
+table as the fresh sheet and, each time the sheet has left the table (or been covered by hands)
+and settled again, rule the tear the GM announced on it. Each ruling is printed as one line.
 
 The GM announces tears on stdin, one per line:
   use SKILL | damage SKILL | penalty [SKILL] | last-ditch hit|miss | sheet NAME
@@ -72,7 +72,11 @@ optionally prefixed by "NAME:" when several players share the table. With --sess
 come from the manifest (DESIGN.md, without photos) in order instead.
 
 Each ruling is committed to the session database (--db; the frames are kept as PNG files in a
-folder beside it, with an audit manifest) before it is printed.`,
+folder beside it, with an audit manifest) before it is printed.
+
+Exit status: 0 when the source ended and the rulings were written (whatever they say), 2 for
+bad usage or a bad manifest, 1 for anything else. Ctrl-C stops watching with exit status 1 and
+one line: how many rulings were made and kept, and what was left not ruled.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -82,21 +86,22 @@ folder beside it, with an audit manifest) before it is printed.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Source, "source", "", "camera number, /dev/videoN, or a video file")
-	f.StringVar(&opts.Session, "session", "", "session manifest without photos: players, skills and tears in order")
-	f.StringVar(&opts.JSON, "json", "", "write the rulings document to this file (- for stdout at the end)")
+	f.StringVar(&opts.Source, "source", "", "`SOURCE` to watch: a camera number, /dev/videoN, or a video file")
+	f.StringVar(&opts.Session, "session", "", "session manifest `FILE` without photos: players, skills and tears in order")
+	f.StringVar(&opts.JSON, "json", "", "write the rulings document to `FILE`, rewritten after each ruling (- for stdout, once at the end)")
 	f.StringVar(&opts.DB, "db", "", "session database `FILE` (default tearcam.db next to the --session manifest, or in the working folder); the frames judged are kept beside it")
 	f.BoolVar(&opts.Display, "display", false, "show the live view and the last ruling in a window")
-	f.StringVar(&opts.HTTP, "http", "", "serve a page with the live view and the rulings on this address, e.g. :8080")
-	f.StringArrayVar(&opts.Players, "player", nil, "a player's name (repeat for each player, each with --skills)")
-	f.StringArrayVar(&opts.Skills, "skills", nil, `a player's six skills, comma-separated: "A,B,C,D,E,F"`)
+	f.StringVar(&opts.HTTP, "http", "", "serve a page with the live view and the rulings on `ADDR`, e.g. :8080")
+	f.StringArrayVar(&opts.Players, "player", nil, "a player's `NAME` (repeat for each player, each with --skills)")
+	f.StringArrayVar(&opts.Skills, "skills", nil, "a player's `SKILLS` (six in the game), comma-separated: \"A,B,C,D,E,F\"")
 	f.StringVar(&opts.Paper, "paper", "a4", "paper size without --session: a4, letter or WxH in mm")
-	f.StringVar(&opts.Template, "template", "default", "template JSON file without --session")
-	f.StringVar(&opts.Annotate, "annotate", "", "write each ruling's annotated image into this folder")
+	f.StringVar(&opts.Template, "template", "default", "template JSON `FILE` without --session, or default: a 38.1 x 25.4 mm rectangle")
+	f.StringVar(&opts.Annotate, "annotate", "", "write each ruling's annotated image into `DIR`")
 	f.DurationVar(&opts.Still, "still", watch.DefaultDetectorConfig().StillFor, "how long the sheet must lie still before it is taken")
-	f.BoolVar(&opts.Speculate, "speculate", true, "start judging a tear as soon as the sheet stops moving (the ruling is reported once it lay still)")
+	f.BoolVar(&opts.Speculate, "speculate", true, "start judging a tear as soon as the sheet stops moving (the ruling is reported once it lay still; --speculate=false waits)")
 	f.BoolVar(&opts.Realtime, "realtime", false, "play a video file at its frame rate, as a camera delivers frames")
 	f.DurationVar(&opts.Grace, "grace", 2*time.Second, "after the source ends, how long to wait for announcements still to come")
+	refuseRepeats(f) // a second --json (or any single-value flag) is refused, as judge does
 	return cmd
 }
 
