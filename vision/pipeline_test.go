@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,4 +165,27 @@ func TestFreshBadInput(t *testing.T) {
 			assert.ErrorIs(t, err, tc.want)
 		})
 	}
+}
+
+// TestFreshTornSheet: a photo of a sheet already torn, given as the untorn sheet, is refused
+// (ErrNoSheet) with a reason that says the sheet has part of it gone, not that there is no
+// sheet (a tester took "no sheet of paper found" for a failure to see a plain sheet). A
+// photo of the table alone does not say so.
+func TestFreshTornSheet(t *testing.T) {
+	for _, name := range []string{"breta-2.jpg", "breta-3.jpg", "breta-4.jpg"} {
+		photo, err := ReadImage(filepath.Join("..", "testdata", "images", "sample", name))
+		require.NoError(t, err)
+		s, err := Fresh(photo, a4)
+		photo.Close()
+		if s != nil {
+			s.Close()
+		}
+		require.ErrorIs(t, err, ErrNoSheet, name)
+		assert.Contains(t, err.Error(), "part of it gone (torn already?)", name)
+	}
+	wood := background(t, "wood", 1600, 1200, 9)
+	defer wood.Close()
+	_, err := Fresh(wood, a4)
+	require.ErrorIs(t, err, ErrNoSheet)
+	assert.NotContains(t, err.Error(), "torn")
 }
