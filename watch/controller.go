@@ -28,6 +28,9 @@ type controller struct {
 	ruled int // rulings the referee made (and recorded)
 	// notRuled is what an interruption left unruled (Result.NotRuled).
 	notRuled []string
+	// cutShort is the player whose tear was being judged on a candidate frame when the
+	// session was interrupted (its announcement is still queued), or -1.
+	cutShort int
 }
 
 type playerState struct {
@@ -43,7 +46,7 @@ type playerState struct {
 }
 
 func newController(cfg Config, ref Referee) *controller {
-	c := &controller{cfg: cfg, ref: ref, sheetOf: -1, rearm: func() {}}
+	c := &controller{cfg: cfg, ref: ref, sheetOf: -1, cutShort: -1, rearm: func() {}}
 	for _, p := range cfg.Players {
 		ps := &playerState{Player: p}
 		ps.rulings = judge.PlayerRulings{Name: p.Name, Tears: []judge.TearRuling{},
@@ -142,7 +145,10 @@ func (c *controller) onCandidate(s settled) {
 	}
 	sp.judged = c.cfg.Now()
 	if errors.Is(sp.err, context.Canceled) {
-		return // nothing was ruled
+		// Interrupted while judging: nothing was ruled (Result.NotRuled says so).
+		c.notRuled = append(c.notRuled, beingJudged(ps, t, &s))
+		c.cutShort = p
+		return
 	}
 	c.spec = sp
 }
@@ -461,11 +467,7 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 	if errors.Is(err, context.Canceled) {
 		// Interrupted while judging: nothing was ruled (nor recorded) for this tear. The
 		// interruption's one line says so (Result.NotRuled).
-		what := fmt.Sprintf("%s's tear %d (%s %s", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
-		if s != nil {
-			what += fmt.Sprintf(", frame %d", s.no)
-		}
-		c.notRuled = append(c.notRuled, what+", being judged)")
+		c.notRuled = append(c.notRuled, beingJudged(ps, t, s))
 		return
 	}
 	if err != nil {
@@ -489,6 +491,16 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 		c.lat, c.comp = append(c.lat, lat), append(c.comp, comp)
 	}
 	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat, Compute: comp})
+}
+
+// beingJudged names ps's next tear t, interrupted while it was judged on frame s (nil: a
+// last-ditch effort), for Result.NotRuled.
+func beingJudged(ps *playerState, t judge.Tear, s *settled) string {
+	what := fmt.Sprintf("%s's tear %d (%s %s", ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill)
+	if s != nil {
+		what += fmt.Sprintf(", frame %d", s.no)
+	}
+	return what + ", being judged)"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -526,7 +538,7 @@ func (c *controller) finish(interrupted bool) {
 		c.cand.close()
 		c.cand = nil
 	}
-	for _, ps := range c.players {
+	for i, ps := range c.players {
 		for _, s := range ps.frames {
 			if !interrupted {
 				c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)
@@ -540,6 +552,9 @@ func (c *controller) finish(interrupted bool) {
 		pending := len(ps.anns)
 		if c.cfg.Scripted {
 			pending = len(ps.Tears) - ps.next
+		}
+		if interrupted && c.cutShort == i {
+			pending-- // being judged when interrupted: said already
 		}
 		if pending > 0 && interrupted {
 			c.notRuled = append(c.notRuled, fmt.Sprintf("%s's %d announced tear(s) not yet seen", ps.Name, pending))

@@ -279,6 +279,35 @@ func TestInterruptedListsNoUnseenTears(t *testing.T) {
 		c.result().NotRuled)
 }
 
+// retractingReferee is a scriptReferee that can retract, so the controller speculates.
+type retractingReferee struct{ scriptReferee }
+
+func (r *retractingReferee) Retract(int) {}
+
+// TestInterruptedSpeculation: interrupted while a tear is judged on the frame where the sheet
+// stopped moving (Config.Speculate), that tear is said to be the one being judged, not an
+// announced tear not yet seen, and nothing is logged.
+func TestInterruptedSpeculation(t *testing.T) {
+	var log strings.Builder
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery", "Cancelled"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Now: time.Now, Speculate: true}, &retractingReferee{})
+	c.onSettle(settledAt(1, 0))
+	log.Reset()
+	for _, line := range []string{"use Cancelled", "use Archery"} {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	cand := settledAt(2, 0)
+	cand.kind = settleCandidate
+	c.onFrame(cand) // Ctrl-C while tear 1 is judged on frame 2, before it lay still
+	c.finish(true)
+	assert.Empty(t, c.rulings().Players[0].Tears)
+	assert.Empty(t, log.String())
+	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear(s) not yet seen"},
+		c.result().NotRuled)
+}
+
 // TestCoveredFramesWait: frames where something covers the sheet rule nothing; the tear is
 // ruled on the next uncovered frame, the log says so once per tear, and each covered frame
 // re-arms the capture.
