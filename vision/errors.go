@@ -55,9 +55,13 @@ type PaperMaskError struct {
 	InkMM2     float64 // the fresh sheet's ink (mm²) on what the mask calls paper, not shown
 	AtMM       [2]float64
 	ResidualMM float64 // the accepted alignment's residual
+	Reason     string  // when set, the contradiction is another one, said here
 }
 
 func (e *PaperMaskError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("%v: %s", ErrPaperMask, e.Reason)
+	}
 	return fmt.Sprintf("%v: %.0f mm² of the sheet's writing or ruling at (%.0f, %.0f) mm, on what it calls paper, does not show in the photo (the table taken for paper?)", ErrPaperMask, e.InkMM2, e.AtMM[0], e.AtMM[1])
 }
 

@@ -130,7 +130,41 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if len(ff.pts) < minInliers {
 		return nil, &RegistrationError{Reason: fmt.Sprintf("fresh sheet has only %d features (too little ink)", len(ff.pts))}
 	}
+	out, err := registerOn(fresh, bgr, loc, ff, false)
+	if err == nil || !errors.Is(err, ErrRegistration) {
+		return out, err
+	}
+	// The photo's features are looked for on what the colour models call paper. On a pale
+	// table they can lose most of the sheet (seed 5 case-003 jun-3.jpg: the lower half, with
+	// two of its three words, was "table", 6 features matched): once refused, the features
+	// of the whole photo are tried, and that alignment passes every check or is refused.
+	out2, err2 := registerOn(fresh, bgr, loc, ff, true)
+	if err2 != nil {
+		if out2 != nil {
+			out2.Close()
+		}
+		if !errors.Is(err2, ErrPaperMask) {
+			return out, err
+		}
+		// Aligned, but the paper mask contradicts the alignment: the photo's fault, said as
+		// such (the referee does not register it to the previous photo instead).
+		if out != nil {
+			out.Close()
+		}
+		return nil, err2
+	}
+	if out != nil {
+		out.Close()
+	}
+	out2.Notes = append(out2.Notes, fmt.Sprintf("features of the whole photo (on the paper only: %v)", err))
+	return out2, nil
+}
 
+// registerOn is Register after the photo's paper is located (loc) and the fresh sheet's
+// features are known (ff): the features of the photo, on its paper or, with whole, on the
+// whole photo, matched to ff, then refined, masked and checked.
+func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, whole bool) (*SheetImage, error) {
+	tr := tracer()
 	// Photo features at about featPxPerMM, masked to paper-coloured pixels.
 	paperPx := 0.0
 	for _, r := range loc.regions {
@@ -158,9 +192,13 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	fm := gocv.NewMat()
 	defer fm.Close()
 	gocv.Resize(wm, &fm, image.Pt(fw, fh), 0, 0, gocv.InterpolationNearestNeighbor)
-	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(15, 15))
-	gocv.Dilate(fm, &fm, k)
-	k.Close()
+	if whole {
+		fm.SetTo(gocv.NewScalar(255, 0, 0, 0))
+	} else {
+		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(15, 15))
+		gocv.Dilate(fm, &fm, k)
+		k.Close()
+	}
 	o := orb(photoFeatureCount)
 	defer o.Close()
 	tr("prep")
@@ -280,6 +318,9 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		if rerr != nil {
 			return refused(out, rerr)
 		}
+		if err := inkOffPaper(out, pairs); err != nil {
+			return nil, err
+		}
 		return markUnknown(fresh, out, unknown)
 	}
 	// Rescue: the ink patches fit but lie in a small or thin part of the sheet, and the
@@ -312,6 +353,9 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		return refused(out, rerr)
 	}
 	out.Close()
+	if err := inkOffPaper(out2, pairs); err != nil {
+		return nil, err
+	}
 	return markUnknown(fresh, out2, unknown2)
 }
 
