@@ -392,7 +392,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 		letterDoubt = append(letterDoubt, fmt.Sprintf("no full letter of %s measured removed, but some of its letters were never located", what))
 	}
-	if named >= 0 && c.skills[named].confidence < VerdictReadConfidence && c.skills[named].weak && states[named] != nil && !nothing {
+	if named >= 0 && c.skills[named].confidence < VerdictReadConfidence && c.skills[named].identity < VerdictIdentityConfidence && c.skills[named].weak && states[named] != nil && !nothing {
 		// The letters counted are where a weak read placed the skill: they may be another
 		// word's (a declared skill not written on the sheet at all was placed on a word with
 		// confidence 0.44), so whether a full letter of it was removed is not measured, either

@@ -278,8 +278,33 @@ func TestRuleOneTear(t *testing.T) {
 		}, tear: use("Hop"), m: meas("OOO", "ROO"),
 			verdict: Undecided, faults: []Fault{}, removed: 0, skills: notMeasured(left(3, 2, true), "Hop"),
 			reason: `"Hop" (the skill torn for) was located by a weak read (44%)`},
+		// testers: "Hound", declared but not on the sheet, placed on the word "hand" by a
+		// weak read (44%, most of the doubt about the word itself), ruled valid: undecided.
+		{name: "skill torn for placed on another word", char: func() *Character {
+			hound := layout("Hound")
+			hound.Confidence, hound.Identity, hound.Outline = 0.44, 0.44, 0.9
+			return NewCharacterFromLayouts("Ann", []SkillLayout{hound, layout("Axe")})
+		}, tear: use("Hound"), m: with(meas("", "OOO"), func(m *Measurement) { m.Letters[0] = SkillLetters{Name: "Hound", States: states("ROOOO")} }),
+			verdict: Undecided, faults: []Fault{}, removed: 1, skills: notMeasured([]SkillState{{"Hound", 4, true, true}, {"Axe", 3, true, true}}, "Hound"),
+			reason: `"Hound" (the skill torn for) was located by a weak read (44%): its letters may be another word's`},
+		// The word surely the skill's, its letter cuts in doubt (a weak location for its
+		// outline alone): the verdict stands on the letter states, the count is not a
+		// measurement.
+		{name: "skill torn for on its word, letters in doubt", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence, weak.Identity, weak.Outline = 0.3, 0.97, 0.31
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: meas("ROO", "OOO"),
+			verdict: Valid, faults: []Fault{}, removed: 1, skills: notMeasured(left(2, 3, true), "Hop")},
+		{name: "skill torn for on its word, letters in doubt, none removed", char: func() *Character {
+			weak := layout("Hop")
+			weak.Confidence, weak.Identity, weak.Outline = 0.3, 0.97, 0.31
+			return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+		}, tear: use("Hop"), m: meas("OOO", "ROO"),
+			verdict: FauxPas, faults: []Fault{FaultNoFullLetter}, removed: 0, skills: notMeasured(left(3, 2, true), "Hop"), owed: 1},
 		// Between VerdictReadConfidence and WeakReadConfidence the verdict stands; the count
-		// is not a measurement.
+		// is not a measurement. (A layout without an identity confidence: its location
+		// confidence, a lower bound of it, stands for it.)
 		{name: "weak read of the skill torn for at 0.55", char: func() *Character {
 			weak := layout("Hop")
 			weak.Confidence = 0.55

@@ -69,11 +69,18 @@ type Letter struct {
 // Letters is in reading order and has one entry per letter of the name (Letters(name));
 // when the skill was not found, Located is 0 and Letters is empty.
 type SkillLayout struct {
-	Name       string   `json:"name"`
-	Letters    []Letter `json:"letters"`
-	Located    int      `json:"located"`    // letters whose outline is known
-	Confidence float64  `json:"confidence"` // 0..1: how sure ocr/ is of the location
-	Notes      []string `json:"notes,omitempty"`
+	Name    string   `json:"name"`
+	Letters []Letter `json:"letters"`
+	Located int      `json:"located"` // letters whose outline is known
+	// Confidence, 0..1, is how sure ocr/ is of the location: the estimated probability that
+	// the letters lie on the skill's own word with every letter's centre on its letter.
+	Confidence float64 `json:"confidence"`
+	// Identity, 0..1, is the estimated probability that the located ink is the skill's own
+	// word (whatever its letters' cuts); Confidence is never above it. Outline, 0..1, is the
+	// estimated probability that every letter's centre is on its letter, given the word is.
+	Identity float64  `json:"identity"`
+	Outline  float64  `json:"outline"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 // LetterState is where a letter's ink is after one tear, relative to that tear.

@@ -25,6 +25,7 @@ type calibRow struct {
 	name  string
 	ev    evidence
 	conf  float64
+	id    float64 // identity confidence
 	score synthScore
 	exact bool // the read was the name exactly
 }
@@ -60,14 +61,22 @@ func calibRendered(t testing.TB, l *Locator, seed int64, n int, photo bool) []ca
 		}
 		empty := gocv.NewMat()
 		lays, evs := locateWithEvidence(t, l, m, empty, sh.PxPerMM, sh.SkillNames())
-		m.Close()
-		empty.Close()
 		for k, sk := range sh.Skills {
 			if lays[k].Located == 0 {
 				continue
 			}
 			rows = append(rows, calibRow{src: src, name: sk.Name, ev: evs[k],
-				conf: lays[k].Confidence, score: scoreSkill(lays[k], sk), exact: evs[k].sim == 1})
+				conf: lays[k].Confidence, id: lays[k].Identity, score: scoreSkill(lays[k], sk), exact: evs[k].sim == 1})
+		}
+		// The same sheet with its last skill declared as a name not on it (as TestSynthSheets
+		// does): located, it is on another word.
+		names := sh.SkillNames()
+		names[len(names)-1] = absentSkill(names, i)
+		lays, evs = locateWithEvidence(t, l, m, empty, sh.PxPerMM, names)
+		m.Close()
+		empty.Close()
+		if a := lays[len(names)-1]; a.Located > 0 {
+			rows = append(rows, calibRow{src: "absent" + src, name: a.Name, ev: evs[len(names)-1], conf: a.Confidence, id: a.Identity})
 		}
 	}
 	return rows
@@ -130,7 +139,7 @@ func calibAudit(t testing.TB, l *Locator, dir string) []calibRow {
 				chars[i] = []rune(le.Char)[0]
 			}
 			rows = append(rows, calibRow{src: filepath.Base(dir) + "/" + filepath.Base(caseDir) + "/" + pt.Name, name: sk.Name,
-				ev: evs[k], conf: lays[k].Confidence, score: scoreLetters(lays[k], truthQ, chars, sk.CapHeightMM), exact: evs[k].sim == 1})
+				ev: evs[k], conf: lays[k].Confidence, id: lays[k].Identity, score: scoreLetters(lays[k], truthQ, chars, sk.CapHeightMM), exact: evs[k].sim == 1})
 		}
 	})
 	return rows
@@ -186,14 +195,14 @@ func TestConfCalibDump(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\n")
+	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\tidentity\n")
 	for _, r := range rows {
 		worst := 0.0
 		for _, h := range r.score.hd {
 			worst = math.Max(worst, h)
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\n", r.src, r.name, r.ev.sim, r.ev.margin,
-			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst)
+		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\t%.3f\n", r.src, r.name, r.ev.sim, r.ev.margin,
+			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst, r.id)
 	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -224,6 +233,20 @@ func reliability(t *testing.T, rows []calibRow, minRight, maxExactWeak float64, 
 		}
 		if n > 0 {
 			t.Logf("confidence [%.2f, %.2f): %3d skills, mean %.2f, right %.2f, on their word %.2f", bins[i], math.Min(1, bins[i+1]), n, sum/float64(n), float64(right)/float64(n), float64(onWord)/float64(n))
+		}
+	}
+	for i := 0; i+1 < len(bins); i++ {
+		var n, onWord int
+		for _, r := range rows {
+			if r.id >= bins[i] && r.id < bins[i+1] {
+				n++
+				if r.score.located {
+					onWord++
+				}
+			}
+		}
+		if n > 0 {
+			t.Logf("identity [%.2f, %.2f): %3d skills, on their word %.2f", bins[i], math.Min(1, bins[i+1]), n, float64(onWord)/float64(n))
 		}
 	}
 	var strong, strongRight, exact, exactWeak int

@@ -263,6 +263,7 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		}
 		conf := ev.confidence()
 		out[k].Confidence = round3(conf)
+		out[k].Identity, out[k].Outline = round3(ev.identity()), round3(ev.outline())
 		out[k].Notes = append(out[k].Notes, fmt.Sprintf("read %q (%.0f%% like the name)", m.view.rd.text, 100*m.sim))
 		if ev.cut {
 			out[k].Notes = append(out[k].Notes, cut)
@@ -271,7 +272,7 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 			out[k].Notes = append(out[k].Notes, fmt.Sprintf("the same ink reads %.0f%% like %q, which was not found: it may be that skill's", 100*ev.rival, rivalName))
 		}
 		if conf < judge.WeakReadConfidence {
-			out[k].Notes = append(out[k].Notes, fmt.Sprintf("weak location (%.0f%% likely right): the ink may be another word, or its letters misplaced; confirm before ruling on it", 100*conf))
+			out[k].Notes = append(out[k].Notes, fmt.Sprintf("weak location (%.0f%% likely right: %.0f%% that the ink is this skill's word, %.0f%% that its letters are placed right on it): confirm before ruling on it", 100*conf, 100*ev.identity(), 100*ev.outline()))
 		}
 		out[k].Notes = append(out[k].Notes, notes...)
 	}
@@ -291,6 +292,15 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // name it covers say most about the word; how the letters were divided says how often their
 // outlines are right once the word is (separate marks 99%, cut along the baseline 89%, a
 // letter left without ink 15%).
+//
+// The confidence answers two questions at once, which the judge needs apart: whether the
+// ink is the skill's word at all (identity) and, if it is, whether its letters are cut
+// right (outline). Each has a model of its own, fitted on the same skills (873 with 5
+// declared skills that were not on their sheet and were placed on another word; see
+// TestConfCalibDump): identity on whether the located letters lie on the skill's own word
+// (their centre within half a cap height of the truth's), outline on whether every
+// letter's centre is on its letter given that they do. The location confidence is never
+// above the identity confidence (the word must be right for its letters to be).
 const (
 	calibBias   = -5.96
 	calibSim    = 2.96  // per unit of similarity
@@ -298,6 +308,22 @@ const (
 	calibCover  = 5.22  // per unit of the name's letters read (at most 1)
 	calibMarks  = 2.36  // letters from separate marks (against cut along the baseline)
 	calibEmpty  = -3.40 // a letter left without ink of its own
+
+	// The identity model: how the letters were divided said nothing more about the word
+	// once the read was known (a letter left without ink: coefficient -0.4, within noise).
+	identityBias   = -4.65
+	identitySim    = 8.07 // per unit of similarity
+	identityMargin = 6.16 // per unit of lead over the next skill, within ±calibMarginCap
+	identityCover  = 2.07 // per unit of the name's letters read (at most 1)
+
+	// The outline model, on the skills on their own word: separate marks 99% right, cut
+	// along the baseline 89%, a letter left without ink 17%; a good read places the
+	// cuts better (Tesseract's symbols are priors for them).
+	outlineBias  = -4.46
+	outlineMarks = 2.16  // letters from separate marks (against cut along the baseline)
+	outlineEmpty = -3.43 // a letter left without ink of its own
+	outlineSim   = 3.72  // per unit of similarity
+	outlineCover = 3.73  // per unit of the name's letters read (at most 1)
 
 	calibMarginCap = 0.2
 	// ambiguousConf caps the confidence of a read whose ink reads nearly as well like
@@ -317,31 +343,69 @@ const (
 	cutConf = 0.8
 )
 
-// confidence is the located skill's confidence, 0..1: the estimated probability that it
-// lies on its own word with its letters' outlines right (see calibBias).
-func (ev evidence) confidence() float64 {
-	cover := 0.0
-	if ev.nameLen > 0 {
-		cover = math.Min(1, float64(ev.readLen)/float64(ev.nameLen))
+// cover is the fraction of the name's letters the read holds, at most 1.
+func (ev evidence) cover() float64 {
+	if ev.nameLen == 0 {
+		return 0
 	}
-	z := calibBias + calibSim*ev.sim + calibMargin*math.Max(-calibMarginCap, math.Min(calibMarginCap, ev.margin)) + calibCover*cover
+	return math.Min(1, float64(ev.readLen)/float64(ev.nameLen))
+}
+
+func (ev evidence) clippedMargin() float64 {
+	return math.Max(-calibMarginCap, math.Min(calibMarginCap, ev.margin))
+}
+
+func logistic(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// confidence is the located skill's confidence, 0..1: the estimated probability that it
+// lies on its own word with its letters' outlines right (see calibBias). It is at most
+// the identity confidence.
+func (ev evidence) confidence() float64 {
+	z := calibBias + calibSim*ev.sim + calibMargin*ev.clippedMargin() + calibCover*ev.cover()
 	switch ev.div {
 	case byMarks:
 		z += calibMarks
 	case withEmptyLetter:
 		z += calibEmpty
 	}
-	c := 1 / (1 + math.Exp(-z))
+	c := logistic(z)
 	if ev.cut {
 		c *= cutConf
 	}
 	if ev.sim < lowSim {
 		c = math.Min(c, lowSimConf)
 	}
+	return math.Min(c, ev.identity())
+}
+
+// identity is the estimated probability, 0..1, that the located ink is the skill's own
+// word, whether or not its letters are cut right (see calibBias). The doubts about the
+// word itself scale or cap it as they do the location confidence: a search cut short, the
+// same ink reading nearly as well like a declared skill that was not found. (A read under
+// lowSim like the name is left to the model: 86% of them lay on their own word, and
+// nothing measured told the others apart.)
+func (ev evidence) identity() float64 {
+	c := logistic(identityBias + identitySim*ev.sim + identityMargin*ev.clippedMargin() + identityCover*ev.cover())
+	if ev.cut {
+		c *= cutConf
+	}
 	if ev.ambiguous() {
 		c = math.Min(c, ambiguousConf)
 	}
 	return c
+}
+
+// outline is the estimated probability, 0..1, that every letter's centre lies on its
+// letter's ink, given that the located ink is the skill's word (see calibBias).
+func (ev evidence) outline() float64 {
+	z := outlineBias + outlineSim*ev.sim + outlineCover*ev.cover()
+	switch ev.div {
+	case byMarks:
+		z += outlineMarks
+	case withEmptyLetter:
+		z += outlineEmpty
+	}
+	return logistic(z)
 }
 
 // ambiguous reports whether a read that is not good reads nearly as well like another

@@ -275,11 +275,15 @@ func runSynthSet(t *testing.T, photo bool) {
 			if a.Confidence >= judge.WeakReadConfidence {
 				t.Errorf("sheet %d: %q is not on the sheet, yet located with confidence %.2f", i, absent, a.Confidence)
 			}
+			// Nor may its word be called sure: a tear for it would be ruled on that word.
+			if a.Identity >= judge.VerdictIdentityConfidence {
+				t.Errorf("sheet %d: %q is not on the sheet, yet located with identity %.2f", i, absent, a.Identity)
+			}
 		}
 		for k, sk := range sh.Skills {
 			s := scoreSkill(lays[k], sk)
 			if lays[k].Located > 0 {
-				rows = append(rows, calibRow{name: sk.Name, ev: evs[k], conf: lays[k].Confidence, score: s, exact: evs[k].sim == 1})
+				rows = append(rows, calibRow{name: sk.Name, ev: evs[k], conf: lays[k].Confidence, id: lays[k].Identity, score: s, exact: evs[k].sim == 1})
 			}
 			skills++
 			if s.located {
