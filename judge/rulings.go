@@ -163,10 +163,19 @@ func LettersLeftLabel(r TearRuling) string {
 	return "letters left"
 }
 
-// LettersLeft writes skills' letters left for people: "Text 4, Dancing 7?", a count that is
-// not certain (Measured false) marked with "?", and UncertainLegend after the list when
-// there is one.
+// LettersLeft writes skills' letters left for people (LetterCounts), with UncertainLegend
+// after the list when there is one: a line that stands alone.
 func LettersLeft(skills []SkillState) string {
+	out := LetterCounts(skills)
+	if legend := UncertainLegend(skills); legend != "" {
+		out += " (" + legend + ")"
+	}
+	return out
+}
+
+// LetterCounts writes skills' letters left for people: "Text 4, Dancing 7?", a count that is
+// not certain (Measured false) marked with "?" (UncertainLegend explains it).
+func LetterCounts(skills []SkillState) string {
 	parts := make([]string, len(skills))
 	for i, s := range skills {
 		parts[i] = fmt.Sprintf("%s %d", s.Name, s.Remaining)
@@ -174,11 +183,7 @@ func LettersLeft(skills []SkillState) string {
 			parts[i] += "?"
 		}
 	}
-	out := strings.Join(parts, ", ")
-	if legend := UncertainLegend(skills); legend != "" {
-		out += " (" + legend + ")"
-	}
-	return out
+	return strings.Join(parts, ", ")
 }
 
 // UncertainLegend explains the "?" of the counts of skills that are not certain, once for

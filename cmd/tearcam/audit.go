@@ -164,6 +164,9 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 	}
 	res, err := ref.Audit(ctx, m)
+	if table != nil {
+		table.legend()
+	}
 	if bar != nil {
 		bar.Finish()
 	}

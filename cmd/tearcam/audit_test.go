@@ -438,7 +438,11 @@ func TestAuditTableMarksUnmeasured(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "letters located: Archery 7/7, Tea Ceremony 0/11\n")
 	assert.Contains(t, stdout, "    1  ann-1.jpg  use         Archery       valid\n"+
-		"       letters left: Archery 6, Tea Ceremony 11? (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)\n")
+		"       letters left: Archery 6, Tea Ceremony 11?\n")
+	// The "?" is explained once, at the end of the player's block, not on every row.
+	assert.True(t, strings.HasSuffix(stdout, "letters left: Archery 6, Tea Ceremony 11?\n"+
+		"       ?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read\n"), stdout)
+	assert.Equal(t, 1, strings.Count(stdout, "not certain"), stdout)
 }
 
 // A manifest that gives no paper is audited as A4, and the audit says so once on stderr: a US

@@ -154,12 +154,16 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 	}
 	defer pl.Close()
 	ref := &referee.Referee{Eye: pl, Reader: pl, Command: "judge", Versions: versions()}
+	var table *rulingsTable
 	if !opts.JSON {
-		table := newRulingsTable(opts.IO.Out, m)
+		table = newRulingsTable(opts.IO.Out, m)
 		ref.OnSheet = func(player string, s judge.SheetResult, words []referee.Word) { table.sheet(player, s, words) }
 		ref.OnRuling = func(player string, r judge.TearRuling, reused bool) { table.ruling(player, r) }
 	}
 	res, err := ref.Audit(ctx, m)
+	if table != nil {
+		table.legend()
+	}
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}

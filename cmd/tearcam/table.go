@@ -17,6 +17,9 @@ type rulingsTable struct {
 	photoW, skillW int
 	current        string
 	before, after  func() // around each write: hide and redraw a progress bar
+	// shown are the letter counts printed in the current player's block, whose "?" the
+	// block's last line explains once (judge.UncertainLegend).
+	shown []judge.SkillState
 }
 
 func newRulingsTable(w io.Writer, m *session.Manifest) *rulingsTable {
@@ -70,6 +73,7 @@ func (t *rulingsTable) sheet(player string, s judge.SheetResult, words []referee
 			fmt.Fprintf(&b, " (%s)", s.Error)
 		}
 	}
+	t.legend()
 	t.current = player
 	t.printf("%s\n  %3s  %-*s  %-10s  %-*s  %s\n", b.String(), "#", t.photoW, "photo", "kind", t.skillW, "skill", "verdict")
 }
@@ -108,5 +112,15 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 	if len(detail) > 0 {
 		line += "  " + strings.Join(detail, "; ")
 	}
-	t.printf("%s\n  %3s  %s: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))
+	t.printf("%s\n  %3s  %s: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeftLabel(r), judge.LetterCounts(r.Skills))
+	t.shown = append(t.shown, r.Skills...)
+}
+
+// legend ends the current player's block: the "?" of its counts explained once, if any.
+// Call it after the last ruling (sheet calls it before a new player's block).
+func (t *rulingsTable) legend() {
+	if l := judge.UncertainLegend(t.shown); l != "" {
+		t.printf("  %3s  %s\n", "", l)
+	}
+	t.shown = nil
 }
