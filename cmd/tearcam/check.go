@@ -78,7 +78,7 @@ crypto/rand, or are given with --dice 3,4,5 (physical dice).
 
 With --db and --player the character comes from the session database: it can check only with
 a skill that still has a full letter on its sheet, and not at all once out; the roll is
-recorded there. A count of 0 letters that is not certain (? in the rulings) refuses the
+recorded there. A count of 0 letters that is not certain (0? in the rulings) refuses the
 skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam check --skill Lockpicking --level 3 --trained --bonus advantage,right-tool --ts 14
   tearcam check --skill Swordsmanship --level 4 --partial --attack --melee --defence --opp-level 2 --opp-trained

@@ -273,7 +273,7 @@ refusing any reveal that does not match its commitment.
 
 With --db and --player the character comes from the session database: it can throw only
 with a skill that still has a full letter on its sheet, and not at all once out; the throw
-is recorded there. A count of 0 letters that is not certain (? in the rulings) refuses the
+is recorded there. A count of 0 letters that is not certain (0? in the rulings) refuses the
 skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam throw --skill Swordsmanship --attribute 2 --series 3 --choice stones,swords
   tearcam throw --db tearcam.db --player Ann --skill Archery --attribute 1 --focus --seed 7 --json
