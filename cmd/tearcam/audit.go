@@ -395,10 +395,14 @@ type namedPath struct{ flag, path string }
 
 // checkDistinctFiles refuses an output that is one of the audit's inputs (the manifest, the
 // template file, a photo) or another output: writing the rulings over a photo, the database
-// or the manifest would destroy what the rulings rest on. Files are compared by identity when
-// they exist (links and other names for the same file included), and by cleaned absolute
-// path when they do not yet.
+// or the manifest would destroy what the rulings rest on.
 func checkDistinctFiles(m *session.Manifest, outs []namedPath) error {
+	return checkDistinct("the audit", manifestInputs(m), outs)
+}
+
+// manifestInputs are the files an audit of m reads: the manifest, the template file, the
+// photos.
+func manifestInputs(m *session.Manifest) []namedPath {
 	inputs := []namedPath{{"the manifest", m.File}}
 	if m.TemplateRef != "" && m.TemplateRef != "default" {
 		inputs = append(inputs, namedPath{"the template", m.Path(m.TemplateRef)})
@@ -413,6 +417,14 @@ func checkDistinctFiles(m *session.Manifest, outs []namedPath) error {
 			}
 		}
 	}
+	return inputs
+}
+
+// checkDistinct refuses an output (outs) that is one of the inputs the command (who: "the
+// audit", "watch") reads, or another output. Files are compared by identity when they exist
+// (links and other names for the same file included), and by cleaned absolute path when they
+// do not yet.
+func checkDistinct(who string, inputs, outs []namedPath) error {
 	same := func(a, b string) bool {
 		sa, errA := os.Stat(a)
 		sb, errB := os.Stat(b)
@@ -428,13 +440,17 @@ func checkDistinctFiles(m *session.Manifest, outs []namedPath) error {
 			continue
 		}
 		for _, in := range inputs {
-			if same(o.path, in.path) {
-				return usageErrorf("%s %s: is %s, which the audit reads: choose another file", o.flag, o.path, in.flag)
+			if in.path != "" && same(o.path, in.path) {
+				return usageErrorf("%s %s: is %s, which %s reads: choose another file", o.flag, o.path, in.flag, who)
 			}
 		}
 		for _, o2 := range outs[:i] {
 			if o2.path != "" && o2.path != "-" && same(o.path, o2.path) {
-				return usageErrorf("%s %s: is also the %s file: choose another file", o.flag, o.path, o2.flag)
+				what := "the " + o2.flag + " file"
+				if strings.HasPrefix(o2.flag, "the ") { // "the frames folder"
+					what = o2.flag
+				}
+				return usageErrorf("%s %s: is also %s: choose another file", o.flag, o.path, what)
 			}
 		}
 	}

@@ -105,6 +105,20 @@ one line: how many rulings were made and kept, and what was left not ruled.`,
 	return cmd
 }
 
+// sourceInput is --source as an input file: a video file (or device) that exists, not a
+// camera number.
+func (o *watchOptions) sourceInput() []namedPath {
+	if _, err := os.Stat(o.Source); err != nil {
+		return nil
+	}
+	return []namedPath{{"the --source video", o.Source}}
+}
+
+// framesRoot is the folder beside the database that holds the frames judged.
+func framesRoot(dbPath string) string {
+	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + "-frames"
+}
+
 // watchPlan is what the flags or the manifest say the camera will see.
 type watchPlan struct {
 	Paper    template.Paper
@@ -113,6 +127,9 @@ type watchPlan struct {
 	Scripted bool
 	Name     string   // the session's name in its folder
 	Notes    []string // said on stderr before watching
+	// Inputs are the files watch reads (the video file, the plan, the template file), which
+	// no output may be.
+	Inputs []namedPath
 }
 
 func (o *watchOptions) plan() (*watchPlan, error) {
@@ -135,7 +152,8 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 			return nil, &UsageError{Err: err}
 		}
 		pl := &watchPlan{Paper: m.Paper, Template: m.Template, Scripted: true,
-			Name: strings.TrimSuffix(filepath.Base(o.Session), filepath.Ext(o.Session))}
+			Name:   strings.TrimSuffix(filepath.Base(o.Session), filepath.Ext(o.Session)),
+			Inputs: append(o.sourceInput(), manifestInputs(m)...)}
 		for _, p := range m.Players {
 			if len(p.Skills) == 0 {
 				return nil, usageErrorf("watch: %s: player %s declares no skills", o.Session, p.Name)
@@ -176,7 +194,10 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 	if err != nil {
 		return nil, usageErrorf("watch: --template: %w", err)
 	}
-	pl := &watchPlan{Paper: paper, Template: tmpl, Name: "watch"}
+	pl := &watchPlan{Paper: paper, Template: tmpl, Name: "watch", Inputs: o.sourceInput()}
+	if o.Template != "default" {
+		pl.Inputs = append(pl.Inputs, namedPath{"the template", o.Template})
+	}
 	seen := map[string]bool{}
 	for i, name := range o.Players {
 		name = session.Name(name)
@@ -224,6 +245,17 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	// A regular --json file holds the rulings so far at every moment; a device or a FIFO
 	// (its reader takes one document) gets the rulings once, at the end.
 	jsonSoFar := opts.JSON != "" && opts.JSON != "-" && !isSpecialFile(opts.JSON)
+	// No output may be an input (as audit's): --json over the video or the plan destroyed it.
+	outputs := func(db string) []namedPath {
+		var outs []namedPath
+		if db != "" {
+			outs = append(outs, namedPath{"the frames folder", framesRoot(db)})
+		}
+		return append(outs, namedPath{"--db", db}, namedPath{"--json", opts.JSON})
+	}
+	if err := checkDistinct("watch", pl.Inputs, outputs(opts.DB)); err != nil {
+		return err
+	}
 	// An output watch cannot write is an error (exit 1) before watching, as it always was.
 	if err := checkOutputFile("--json", opts.JSON); err != nil {
 		return errors.Unwrap(err)
@@ -231,16 +263,6 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	if opts.DB != "" {
 		if err := checkDBFile("--db", opts.DB); err != nil {
 			return errors.Unwrap(err)
-		}
-	}
-	if jsonSoFar {
-		// Fail before watching if the rulings cannot be written.
-		empty := make([]judge.PlayerRulings, len(pl.Players))
-		for i, p := range pl.Players {
-			empty[i] = judge.PlayerRulings{Name: p.Name}
-		}
-		if err := writeJSONFile(opts.JSON, judge.NewRulings(pl.Paper.Name, pl.Template, empty)); err != nil {
-			return err
 		}
 	}
 	opened, err := watch.OpenSource(opts.Source)
@@ -272,9 +294,21 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		if dbPath, err = defaultDB(opts.IO, dir); err != nil {
 			return err
 		}
+		if err := checkDistinct("watch", pl.Inputs, outputs(dbPath)); err != nil {
+			return err
+		}
 	}
-	framesDir := filepath.Join(strings.TrimSuffix(dbPath, filepath.Ext(dbPath))+"-frames",
-		pl.Name+"-"+start.Format("20060102T150405Z"))
+	if jsonSoFar {
+		// Fail before watching if the rulings cannot be written.
+		empty := make([]judge.PlayerRulings, len(pl.Players))
+		for i, p := range pl.Players {
+			empty[i] = judge.PlayerRulings{Name: p.Name}
+		}
+		if err := writeJSONFile(opts.JSON, judge.NewRulings(pl.Paper.Name, pl.Template, empty)); err != nil {
+			return err
+		}
+	}
+	framesDir := filepath.Join(framesRoot(dbPath), pl.Name+"-"+start.Format("20060102T150405Z"))
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return err

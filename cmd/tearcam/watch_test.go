@@ -830,3 +830,52 @@ func TestWatchInterrupted(t *testing.T) {
 	require.Len(t, doc.Players, 1)
 	assert.Empty(t, doc.Players[0].Tears, "no ruling for the tear announced but not ruled")
 }
+
+// TestWatchOutputIsInput: no output of watch may be one of its inputs (as audit's): --json
+// over the video or the plan replaced it with JSON (exit 0), and --db over them would too.
+// Each is refused in one line (exit 2), and the input is left as it was.
+func TestWatchOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	video := filepath.Join(dir, "v2.avi")
+	plan := filepath.Join(dir, "plan.yaml")
+	tmpl := filepath.Join(dir, "t.json")
+	videoBytes := []byte("not really a video: the check comes before it is opened")
+	planBytes := []byte("players:\n  - name: Ann\n    skills: [A]\n    tears:\n      - {kind: use, skill: A}\n")
+	require.NoError(t, os.WriteFile(video, videoBytes, 0o644))
+	require.NoError(t, os.WriteFile(plan, planBytes, 0o644))
+	require.NoError(t, os.WriteFile(tmpl, []byte(`{"name": "t", "polygon_mm": [[0,0],[30,0],[30,20],[0,20]]}`), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "y1-frames"), 0o755))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"json over the video", []string{"--source", video, "--session", plan, "--db", filepath.Join(dir, "y1.db"), "--json", video},
+			"tearcam: --json " + video + ": is the --source video, which watch reads: choose another file\n"},
+		{"json over the plan", []string{"--source", video, "--session", plan, "--db", filepath.Join(dir, "y1.db"), "--json", plan},
+			"tearcam: --json " + plan + ": is the manifest, which watch reads: choose another file\n"},
+		{"db over the plan", []string{"--source", video, "--session", plan, "--db", plan},
+			"tearcam: --db " + plan + ": is the manifest, which watch reads: choose another file\n"},
+		{"json over the template", []string{"--source", video, "--skills", "A", "--template", tmpl, "--db", filepath.Join(dir, "y1.db"), "--json", tmpl},
+			"tearcam: --json " + tmpl + ": is the template, which watch reads: choose another file\n"},
+		{"json over the database", []string{"--source", video, "--session", plan, "--db", filepath.Join(dir, "y1.db"), "--json", filepath.Join(dir, "y1.db")},
+			"tearcam: --json " + filepath.Join(dir, "y1.db") + ": is also the --db file: choose another file\n"},
+		{"json over the frames folder", []string{"--source", video, "--session", plan, "--db", filepath.Join(dir, "y1.db"), "--json", filepath.Join(dir, "y1-frames")},
+			"tearcam: --json " + filepath.Join(dir, "y1-frames") + ": is also the frames folder: choose another file\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			iostreams, stdout, stderr := testIO()
+			code := runWatchCmd(tc.args, iostreams, func(o *watchOptions) { o.NewPipeline = newFakePipeline })
+			assert.Equal(t, 2, code, stderr.String())
+			assert.Empty(t, stdout.String())
+			assert.Equal(t, tc.want, stderr.String())
+			got, err := os.ReadFile(video)
+			require.NoError(t, err)
+			assert.Equal(t, videoBytes, got, "the video was overwritten")
+			got, err = os.ReadFile(plan)
+			require.NoError(t, err)
+			assert.Equal(t, planBytes, got, "the plan was overwritten")
+		})
+	}
+}
