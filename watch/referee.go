@@ -80,8 +80,9 @@ func (a *AuditReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
 	a.sheet[p] = name
 	res, err := a.audit()
 	if err != nil {
+		// Not taken (interrupted, say): the manifest must not name it either.
 		a.sheet[p] = old
-		return judge.SheetResult{}, err
+		return judge.SheetResult{}, errors.Join(err, a.writeManifest())
 	}
 	pr, ok := playerIn(res, a.Players[p].Name)
 	if !ok {
@@ -141,8 +142,10 @@ func (a *AuditReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []
 	a.eye.annotated = nil
 	res, err := a.audit()
 	if err != nil {
+		// Not ruled (interrupted, say): the manifest, written before the audit, must not list
+		// it either (README: no tear is listed that was not ruled).
 		a.tears[p] = a.tears[p][:len(a.tears[p])-1]
-		return judge.TearRuling{}, nil, err
+		return judge.TearRuling{}, nil, errors.Join(err, a.writeManifest())
 	}
 	pr, ok := playerIn(res, a.Players[p].Name)
 	if !ok || len(pr.Tears) != len(a.tears[p]) {

@@ -1,0 +1,62 @@
+package watch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"tearcam/judge"
+	"tearcam/referee"
+	"tearcam/referee/fake"
+	"tearcam/session"
+	"tearcam/store"
+	"tearcam/template"
+)
+
+// TestAuditRefereeInterruptedTear: a tear whose audit is interrupted (Ctrl-C while it is
+// judged) is not ruled, and the frames' manifest must not list it either (README: "no tear
+// is listed that was not ruled"). It listed it: session.yaml named the tear's frame while
+// watch said 1 ruling was made and kept (a tester).
+func TestAuditRefereeInterruptedTear(t *testing.T) {
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "w.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	frames := filepath.Join(dir, "frames")
+	players := []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}}
+	ref := &referee.Referee{Eye: &fake.Eye{}, Reader: fake.Reader{}, DB: db, Session: "w", Command: "watch"}
+	a, err := NewAuditReferee(ctx, ref, frames, template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297}, template.Default(), players)
+	require.NoError(t, err)
+	defer a.Close()
+
+	sheet, err := a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
+	require.NoError(t, err)
+	require.True(t, sheet.Found)
+	torn := fake.JSON(fake.Photo{RemovedAreaMM2: 1500, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RSSSSSS"}})
+	r, _, err := a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, &Frame{No: 50, PNG: torn})
+	require.NoError(t, err)
+	assert.Equal(t, judge.Valid, r.Verdict)
+
+	cancel() // Ctrl-C: the next tear's audit stops before ruling it
+	_, _, err = a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Cooking"}, &Frame{No: 109, PNG: torn})
+	require.ErrorIs(t, err, context.Canceled)
+
+	m, err := session.Load(a.ManifestPath(), session.Audit)
+	require.NoError(t, err)
+	require.Len(t, m.Players, 1)
+	assert.Equal(t, "frame-000003.png", m.Players[0].Sheet)
+	var photos []string
+	for _, tr := range m.Players[0].Tears {
+		photos = append(photos, tr.Photo)
+	}
+	assert.Equal(t, []string{"frame-000050.png"}, photos, "the manifest lists only the tear ruled")
+	_, err = os.Stat(filepath.Join(frames, "frame-000109.png"))
+	assert.NoError(t, err, "the frame itself is kept")
+}
