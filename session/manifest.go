@@ -43,6 +43,10 @@ const (
 	Plan
 )
 
+// planNoPhotos is why a plan (watch --session) refuses a sheet or photo entry (DESIGN.md:
+// "sheet and photo are left out"): accepted, it would be ignored.
+const planNoPhotos = "a watch plan names no photos, the frames come from --source: leave out sheet and photo (tearcam audit judges photos)"
+
 // Manifest is a parsed session manifest (DESIGN.md "audit").
 type Manifest struct {
 	File      string // the manifest's path as given (or the name given to Parse)
@@ -443,6 +447,9 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 		declared[strings.ToLower(s)] = s
 		p.Skills = append(p.Skills, s)
 	}
+	if r.Sheet != nil && mode == Plan {
+		return p, &lineError{at("sheet"), fmt.Sprintf("%s: sheet: %s", who, planNoPhotos)}
+	}
 	if r.Sheet != nil {
 		p.Sheet = strings.TrimSpace(*r.Sheet)
 		p.SheetLine = at("sheet")
@@ -543,6 +550,9 @@ func (r *rawTear) tear(pos int, who string, declared map[string]string, mode Mod
 		if err := checkName(t.Skill); err != nil {
 			return t, bad("skill: %v", err)
 		}
+	}
+	if r.Photo != nil && mode == Plan {
+		return t, bad("photo: %s", planNoPhotos)
 	}
 	if r.Photo != nil {
 		t.Photo = strings.TrimSpace(*r.Photo)

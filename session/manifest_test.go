@@ -61,6 +61,13 @@ func TestParsePlan(t *testing.T) {
 	assert.Equal(t, "Archery", m.Players[0].Tears[0].Skill, "skill spelled as declared")
 	_, err = Parse("plan.yaml", []byte(plan), Audit)
 	assert.ErrorContains(t, err, `plan.yaml:2: player "Bo": no sheet`)
+
+	// An audit manifest given as a plan: its photos would be ignored, so it is refused, at
+	// the line of the first photo named.
+	_, err = Parse("plan.yaml", []byte("players:\n  - name: Bo\n    skills: [Archery]\n    sheet: bo-0.jpg\n    tears: []\n"), Plan)
+	assert.EqualError(t, err, `plan.yaml:4: player "Bo": sheet: a watch plan names no photos, the frames come from --source: leave out sheet and photo (tearcam audit judges photos)`)
+	_, err = Parse("plan.yaml", []byte("players:\n  - name: Bo\n    skills: [Archery]\n    tears:\n      - {kind: use, skill: Archery}\n      - {photo: bo-2.jpg, kind: use, skill: Archery}\n"), Plan)
+	assert.EqualError(t, err, `plan.yaml:6: player "Bo": tear 2: photo: a watch plan names no photos, the frames come from --source: leave out sheet and photo (tearcam audit judges photos)`)
 }
 
 func TestParseErrors(t *testing.T) {

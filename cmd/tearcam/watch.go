@@ -126,7 +126,6 @@ type watchPlan struct {
 	Players  []watch.Player
 	Scripted bool
 	Name     string   // the session's name in its folder
-	Notes    []string // said on stderr before watching
 	// Inputs are the files watch reads (the video file, the plan, the template file), which
 	// no output may be.
 	Inputs []namedPath
@@ -159,19 +158,8 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 				return nil, usageErrorf("watch: %s: player %s declares no skills", o.Session, p.Name)
 			}
 			wp := watch.Player{Name: p.Name, Skills: p.Skills}
-			photos := 0
-			if p.Sheet != "" {
-				photos++
-			}
 			for _, t := range p.Tears {
 				wp.Tears = append(wp.Tears, t.Tear)
-				if t.Photo != "" {
-					photos++
-				}
-			}
-			if photos > 0 {
-				// An audit manifest reused for the live session: say what is not used.
-				pl.Notes = append(pl.Notes, fmt.Sprintf("%s: the %d photo(s) %s's entries name are ignored: the frames come from --source (tearcam audit judges those photos)", o.Session, photos, p.Name))
 			}
 			pl.Players = append(pl.Players, wp)
 		}
@@ -238,9 +226,6 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	}
 	errOut := opts.IO.ErrOut
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "tearcam watch: "+format+"\n", a...) }
-	for _, n := range pl.Notes {
-		logf("%s", n)
-	}
 
 	// A regular --json file holds the rulings so far at every moment; a device or a FIFO
 	// (its reader takes one document) gets the rulings once, at the end.

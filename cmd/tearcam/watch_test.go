@@ -618,9 +618,10 @@ func TestWatchNotAVideoOneLine(t *testing.T) {
 	assert.Empty(t, stdout.String())
 }
 
-// TestWatchPlanIgnoresPhotos: an audit manifest reused for watch --session is accepted, and
-// watch says that its photos are not used (the frames come from the camera).
-func TestWatchPlanIgnoresPhotos(t *testing.T) {
+// TestWatchPlanRefusesPhotos: an audit manifest given to watch --session, whose sheet and
+// photos watch would ignore, is refused (DESIGN.md: "sheet and photo are left out") in one
+// line naming the file and the line, exit 2. It was accepted, and the photos ignored.
+func TestWatchPlanRefusesPhotos(t *testing.T) {
 	dir := t.TempDir()
 	man := filepath.Join(dir, "session.yaml")
 	require.NoError(t, os.WriteFile(man, []byte(`paper: a4
@@ -631,16 +632,11 @@ players:
     tears:
       - {photo: ann-1.jpg, kind: use, skill: Archery}
       - {kind: last_ditch, hit: true}
-  - name: Bo
-    skills: [Hopscotch]
-    tears:
-      - {kind: use, skill: Hopscotch}
 `), 0o644))
-	o := &watchOptions{Source: "0", Session: man, Still: watch.DefaultDetectorConfig().StillFor}
-	pl, err := o.plan()
-	require.NoError(t, err)
-	require.Len(t, pl.Players, 2)
-	assert.Equal(t, []string{man + ": the 2 photo(s) Ann's entries name are ignored: the frames come from --source (tearcam audit judges those photos)"}, pl.Notes)
+	iostreams, stdout, stderr := testIO()
+	assert.Equal(t, 2, Main([]string{"watch", "--source", "0", "--session", man}, iostreams))
+	assert.Empty(t, stdout.String())
+	assert.Equal(t, "tearcam: "+man+`:5: player "Ann": sheet: a watch plan names no photos, the frames come from --source: leave out sheet and photo (tearcam audit judges photos)`+"\n", stderr.String())
 }
 
 // TestWatchHandOnSheet: the sample's torn sheet settles with a skin-coloured blob (a hand)
