@@ -125,7 +125,7 @@ type watchPlan struct {
 	Template template.Template
 	Players  []watch.Player
 	Scripted bool
-	Name     string   // the session's name in its folder
+	Name     string // the session's name in its folder
 	// Inputs are the files watch reads (the video file, the plan, the template file), which
 	// no output may be.
 	Inputs []namedPath
