@@ -172,9 +172,15 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Interrupted (Ctrl-C, SIGTERM): every ruling reported is committed; the documents
-		// are not written, since they would be incomplete.
-		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s); they are kept in %s, and running the same command again resumes from them (no --json, --report or --annotate written)",
-			opts.Manifest, ruled, m.Tears(), dbPath)
+		// are not written, since they would be incomplete. What the database keeps is counted
+		// there: a resumed audit interrupted before it reported the rulings it re-uses keeps
+		// them all the same.
+		kept := keptRulings(db, ref.Session, m)
+		if kept < ruled {
+			kept = ruled
+		}
+		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s) were reported; %s keeps %d of them, and running the same command again resumes from them (no --json, --report or --annotate written)",
+			opts.Manifest, ruled, m.Tears(), dbPath, kept)
 	}
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", opts.Manifest, err)
@@ -199,6 +205,29 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, summary)
 	}
 	return missingPhotos(opts.IO, m)
+}
+
+// keptRulings counts the current rulings the database keeps for the manifest's tears in
+// session: those of this run and of earlier runs, which a re-run re-uses when their photos
+// and entries have not changed. A player or ruling it cannot read counts 0.
+func keptRulings(db *store.DB, session string, m *session.Manifest) int {
+	n := 0
+	for _, p := range m.Players {
+		sp, err := db.FindPlayer(context.Background(), session, p.Name)
+		if err != nil {
+			continue
+		}
+		rs, err := db.Rulings(context.Background(), sp.ID)
+		if err != nil {
+			continue
+		}
+		for _, r := range rs {
+			if r.Index >= 1 && r.Index <= len(p.Tears) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // missingPhotos reports the photos the manifest names that do not exist, after every ruling

@@ -423,9 +423,30 @@ func TestAuditInterrupted(t *testing.T) {
 	var ee *exec.ExitError
 	require.ErrorAs(t, werr, &ee)
 	assert.Equal(t, 1, ee.ExitCode())
-	assert.Regexp(t, `^audit .*session.yaml: interrupted after [1-9][0-9]* of 11 tear ruling\(s\); they are kept in .*int.db, and running the same command again resumes from them`, stderr)
+	assert.Regexp(t, `^audit .*session.yaml: interrupted after ([1-9][0-9]*) of 11 tear ruling\(s\) were reported; .*int.db keeps ([1-9][0-9]*) of them, and running the same command again resumes from them`, stderr)
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 	assert.NoFileExists(t, out)
+}
+
+// TestAuditInterruptedResumed: an audit interrupted before it reported any ruling (here: at
+// once) says how many rulings the database keeps from earlier runs; it said "after 0 of 4
+// tear ruling(s); they are kept" while they were all there (a tester).
+func TestAuditInterruptedResumed(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	dbPath := filepath.Join(t.TempDir(), "n4.db")
+	code, _, stderr := execute(t, fakeAudit, manifest, "--db", dbPath)
+	require.Equal(t, 0, code, stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Ctrl-C before anything was reported
+	code, _, stderr = execute(t, func(iostreams *IO) *cobra.Command {
+		return newAuditCmd(iostreams, func(o *auditOptions) error {
+			o.NewPipeline = newFakePipeline
+			return runAudit(ctx, o)
+		})
+	}, manifest, "--db", dbPath)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "tearcam: audit "+manifest+": interrupted after 0 of 4 tear ruling(s) were reported; "+dbPath+
+		" keeps 4 of them, and running the same command again resumes from them (no --json, --report or --annotate written)\n", stderr)
 }
 
 // TestAuditTableMarksUnmeasured: a skill never located on the fresh sheet is counted as left
