@@ -100,7 +100,7 @@ func StandingOf(p PlayerRulings) Standing {
 	} else {
 		for _, k := range p.Sheet.Skills {
 			s.Skills = append(s.Skills, SkillState{Name: k.Name, Remaining: k.Letters, Available: k.Letters > 0,
-				Measured: k.Located == k.Letters && k.Confidence >= WeakReadConfidence})
+				Measured: k.Located == k.Letters && !k.Weak()})
 		}
 	}
 	if s.Out {

@@ -1,6 +1,10 @@
 package judge
 
-import "tearcam/template"
+import (
+	"fmt"
+
+	"tearcam/template"
+)
 
 // Schema is the value of the "schema" field of every rulings document.
 const Schema = "tearcam.rulings/v1"
@@ -225,6 +229,21 @@ type SkillResult struct {
 	Letters    int     `json:"letters"`    // Letters(Name)
 	Located    int     `json:"located"`    // letters whose outline was found
 	Confidence float64 `json:"confidence"` // 0..1
+}
+
+// Weak reports whether the skill was located by a weak read (Confidence under
+// WeakReadConfidence): its letters left are never reported as measured.
+func (k SkillResult) Weak() bool { return k.Located > 0 && k.Confidence < WeakReadConfidence }
+
+// LocatedLabel is the skill's letters located as said to a GM when the fresh sheet is read:
+// "Text 4/4", or for a weak read "Text 4/4 (weak read, 21%)": the count is not certain, which
+// the GM would otherwise learn only when a tear is ruled.
+func (k SkillResult) LocatedLabel() string {
+	s := fmt.Sprintf("%s %d/%d", k.Name, k.Located, k.Letters)
+	if k.Weak() {
+		s += fmt.Sprintf(" (weak read, %.0f%%)", 100*k.Confidence)
+	}
+	return s
 }
 
 // TearRuling is the ruling on one tear (DESIGN.md "--json" tears[]).

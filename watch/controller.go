@@ -307,7 +307,7 @@ func (c *controller) fresh(p int, s settled) {
 	ps.rulings.Sheet = res
 	var located []string
 	for _, sk := range res.Skills {
-		located = append(located, fmt.Sprintf("%s %d/%d", sk.Name, sk.Located, sk.Letters))
+		located = append(located, sk.LocatedLabel())
 	}
 	c.logf("frame %d: %s's fresh sheet taken (%s)", s.no, ps.Name, strings.Join(located, ", "))
 	c.emit(Event{Player: p, Fresh: &res})

@@ -59,8 +59,9 @@ func TestParseAnnouncement(t *testing.T) {
 // every tear valid, recording the calls.
 type scriptReferee struct {
 	calls     []string
-	freshFail map[int]bool // frame numbers not usable as fresh sheets
-	covered   map[int]bool // frame numbers where something covers the sheet
+	freshFail map[int]bool        // frame numbers not usable as fresh sheets
+	covered   map[int]bool        // frame numbers where something covers the sheet
+	skills    []judge.SkillResult // what Fresh locates
 }
 
 func (s *scriptReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
@@ -68,7 +69,7 @@ func (s *scriptReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
 	if s.freshFail[f.No] {
 		return judge.SheetResult{Found: false, Error: "no sheet of paper found"}, nil
 	}
-	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{}}, nil
+	return judge.SheetResult{Found: true, Skills: append([]judge.SkillResult{}, s.skills...)}, nil
 }
 
 func (s *scriptReferee) Identify(f Frame, cands []int) (int, error) {
@@ -254,6 +255,20 @@ func TestUnseenTearsKeepTheStanding(t *testing.T) {
 	assert.Contains(t, tears[0].Notes, "undecided: nothing measured reliably; letters, owed tears and paper carried unchanged")
 	assert.Contains(t, tears[2].UndecidedReason, "the last ditch effort comes after a tear that was never seen")
 	assert.Equal(t, 0, c.result().Ruled, "listed, not ruled nor recorded")
+}
+
+// TestFreshSheetLineMarksWeakRead: the line that says the fresh sheet was taken marks a
+// skill located by a weak read, with how weak, as audit's table does: "Text 4/4" alone hid
+// that its count is not certain until a tear was ruled (a tester).
+func TestFreshSheetLineMarksWeakRead(t *testing.T) {
+	var log strings.Builder
+	ref := &scriptReferee{skills: []judge.SkillResult{{Name: "Text", Letters: 4, Located: 4, Confidence: 0.21},
+		{Name: "hand", Letters: 4, Located: 4, Confidence: 0.93}}}
+	c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Text", "hand"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Now: time.Now}, ref)
+	c.onSettle(settledAt(1, 0))
+	assert.Contains(t, log.String(), "frame 1: Ann's fresh sheet taken (Text 4/4 (weak read, 21%), hand 4/4)\n")
+	c.finish(true)
 }
 
 // TestInterruptedListsNoUnseenTears: an interrupted session rules nothing more and logs

@@ -449,6 +449,17 @@ func TestAuditInterruptedResumed(t *testing.T) {
 		" keeps 4 of them, and running the same command again resumes from them (no --json, --report or --annotate written)\n", stderr)
 }
 
+// TestAuditTableMarksWeakRead: the fresh sheet's line marks a skill located by a weak read,
+// and how weak: "Archery 7/7" alone hid that its count is not certain (a tester).
+func TestAuditTableMarksWeakRead(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(manifest), "ann-0.jpg"),
+		fake.JSON(fake.Sheet{Sheet: true, Weak: map[string]float64{"Archery": 0.21}}), 0o644))
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--db", filepath.Join(t.TempDir(), "t.db"))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "letters located: Archery 7/7 (weak read, 21%), Tea Ceremony 11/11\n")
+}
+
 // TestAuditTableMarksUnmeasured: a skill never located on the fresh sheet is counted as left
 // but marked in the table, so nobody takes its count for a measurement.
 func TestAuditTableMarksUnmeasured(t *testing.T) {

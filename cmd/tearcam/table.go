@@ -67,7 +67,7 @@ func (t *rulingsTable) sheet(player string, s judge.SheetResult, words []referee
 			if i > 0 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, " %s %d/%d", k.Name, k.Located, k.Letters)
+			b.WriteString(" " + k.LocatedLabel())
 		}
 		if s.Error != "" {
 			fmt.Fprintf(&b, " (%s)", s.Error)

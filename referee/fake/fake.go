@@ -28,6 +28,8 @@ type Sheet struct {
 	NoSheet   bool     `json:"no_sheet,omitempty"`  // Fresh fails: no sheet found
 	Words     []string `json:"words,omitempty"`     // what Discover finds
 	Unlocated []string `json:"unlocated,omitempty"` // skills Locate cannot find
+	// Weak gives the location confidence of skills located by a weak read (0.9 otherwise).
+	Weak map[string]float64 `json:"weak,omitempty"`
 }
 
 // Photo is a fake photo of a sheet after a tear.
@@ -203,6 +205,9 @@ func (Reader) Locate(s referee.Sheet, skills []string) ([]judge.SkillLayout, err
 					Outline: []judge.Point{{X: x, Y: y}, {X: x + 5, Y: y}, {X: x + 5, Y: y + 5}, {X: x, Y: y + 5}}})
 			}
 			l.Located, l.Confidence = len(l.Letters), 0.9
+			if c, ok := fs.Weak[name]; ok {
+				l.Confidence = c
+			}
 		}
 		out = append(out, l)
 	}
