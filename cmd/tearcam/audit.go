@@ -52,7 +52,7 @@ Exit status: 0 when rulings were written (whatever they say), 2 for bad usage or
 manifest, 1 for anything else. A photo that cannot be read makes its tear undecided.`,
 		Example: `  tearcam audit testdata/images/sample/session.yaml --json out/rulings.json --report out/report.html
   tearcam audit session.yaml --json - | jq '.players[].tears[].verdict'`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("SESSION.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Manifest = args[0]
 			if runF != nil {

@@ -83,7 +83,7 @@ skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam check --skill Lockpicking --level 3 --trained --bonus advantage,right-tool --ts 14
   tearcam check --skill Swordsmanship --level 4 --partial --attack --melee --defence --opp-level 2 --opp-trained
   tearcam check --db tearcam.db --player Ann --skill Archery --level 2 --trained --opposed --seed 7 --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Source = diceSource(cmd, opts.Seed)
 			opts.HasTS = cmd.Flags().Changed("ts")

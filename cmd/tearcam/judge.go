@@ -46,7 +46,7 @@ player named "player" and one tear.
 Exit status: 0 when a ruling was written (whatever it says, undecided included), 2 for bad
 usage, 1 for anything else.`,
 		Example: `  tearcam judge --before ann-0.jpg --after ann-1.jpg --skills "Swordsmanship,Investigation,Tea Ceremony,Hopscotch,Archery,Cooking" --tear use:Swordsmanship --json`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -159,9 +159,32 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// noArgs is cobra.Args for a command that takes flags only: an argument is refused as
+// unexpected (cobra.NoArgs called it an "unknown command", as if a subcommand were misspelt).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q: %s takes flags only", args[0], cmd.CommandPath())
+	}
+	return nil
+}
+
+// oneArg is cobra.Args for a command that takes one argument, named what: a second one is
+// refused as unexpected.
+func oneArg(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return fmt.Errorf("accepts 1 arg(s), received 0: give %s", what)
+		case len(args) > 1:
+			return fmt.Errorf("unexpected argument %q: %s takes one %s", args[1], cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
 func isCobraUsage(err error) bool {
 	s := err.Error()
-	return strings.Contains(s, "unknown command") || strings.Contains(s, "unknown flag") ||
+	return strings.Contains(s, "unknown command") || strings.Contains(s, "unknown flag") || strings.Contains(s, "unexpected argument") ||
 		strings.Contains(s, "accepts") || strings.Contains(s, "required flag")
 }
 

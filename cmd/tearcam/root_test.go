@@ -101,3 +101,29 @@ func TestSingleValueFlagsRefuseRepeats(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, tried, 40, "audit's, judge's, watch's, throw's and check's flags")
 }
+
+// TestUnexpectedArgument: an argument a command does not take is called unexpected, naming
+// it, exit 2 (cobra's NoArgs said `unknown command "extra" for "tearcam judge"`, as if a
+// subcommand were misspelt: a tester).
+func TestUnexpectedArgument(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"judge", "--before", "a.jpg", "--after", "b.jpg", "--skills", "A", "--tear", "use:A", "extra-arg"},
+			`tearcam: unexpected argument "extra-arg": tearcam judge takes flags only (see tearcam judge --help)`},
+		{[]string{"throw", "extra"}, `tearcam: unexpected argument "extra": tearcam throw takes flags only (see tearcam throw --help)`},
+		{[]string{"check", "extra"}, `tearcam: unexpected argument "extra": tearcam check takes flags only (see tearcam check --help)`},
+		{[]string{"watch", "--source", "0", "extra"}, `tearcam: unexpected argument "extra": tearcam watch takes flags only (see tearcam watch --help)`},
+		{[]string{"audit", "s.yaml", "extra"}, `tearcam: unexpected argument "extra": tearcam audit takes one SESSION.yaml (see tearcam audit --help)`},
+		{[]string{"audit"}, `tearcam: accepts 1 arg(s), received 0: give SESSION.yaml (see tearcam audit --help)`},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			iostreams, stdout, stderr := testIO()
+			assert.Equal(t, 2, Main(tc.args, iostreams))
+			assert.Empty(t, stdout.String())
+			assert.Equal(t, tc.want+"\n", stderr.String())
+		})
+	}
+}

@@ -278,7 +278,7 @@ skill too, unless the GM, having looked at the sheet, says --gm-confirms.`,
 		Example: `  tearcam throw --skill Swordsmanship --attribute 2 --series 3 --choice stones,swords
   tearcam throw --db tearcam.db --player Ann --skill Archery --attribute 1 --focus --seed 7 --json
   tearcam throw --commit scrolls`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Source = diceSource(cmd, opts.Seed)
 			if runF != nil {

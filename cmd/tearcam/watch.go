@@ -77,7 +77,7 @@ folder beside it, with an audit manifest) before it is printed.
 Exit status: 0 when the source ended and the rulings were written (whatever they say), 2 for
 bad usage or a bad manifest, 1 for anything else. Ctrl-C stops watching with exit status 1 and
 one line: how many rulings were made and kept, and what was left not ruled.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
