@@ -120,7 +120,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 			return err
 		}
 	}
-	db, err := store.Open(dbPath)
+	db, err := openDB(dbFlag(opts.DB), dbPath)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"tearcam/store"
 )
 
 // writeOutput writes a file the user named (--json, --report) and says which one failed:
@@ -179,6 +181,33 @@ func checkFolder(flag, path, dir string) error {
 	}
 	return nil
 }
+
+// openDB opens the session database at path (named by flag, "" for the default one) with
+// store.Open. A file that is
+// not a database (a photo given as --db) is refused in one line naming it, exit 2: SQLite's
+// own words were "open database t1.jpg: journal mode: file is not a database (26)".
+func openDB(flag, path string) (*store.DB, error) {
+	db, err := store.Open(path)
+	var se interface{ Code() int }
+	if err != nil && errors.As(err, &se) && se.Code()&0xff == sqliteNotADB {
+		if flag == "" {
+			flag = "session database"
+		}
+		return nil, usageErrorf("%s %s: not a tearcam session database (not an SQLite database at all): choose another file", flag, path)
+	}
+	return db, err
+}
+
+// dbFlag names the database for openDB: "--db", or "" when db is the default one.
+func dbFlag(db string) string {
+	if db == "" {
+		return ""
+	}
+	return "--db"
+}
+
+// sqliteNotADB is SQLite's SQLITE_NOTADB: the file is not a database.
+const sqliteNotADB = 26
 
 // checkDBFile refuses a session database that SQLite could not open for writing: a missing
 // folder, a folder it cannot create the database or its journal files in (WAL mode keeps

@@ -49,7 +49,7 @@ func openStoreSource(path, session string) (characterSource, error) {
 	if err := checkDBFile("--db", path); err != nil {
 		return nil, err
 	}
-	db, err := store.Open(path)
+	db, err := openDB("--db", path)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -473,4 +474,30 @@ func TestThrowAndCheckWithStore(t *testing.T) {
 	assert.Equal(t, "throw", evs[0].Kind)
 	assert.Equal(t, "check", evs[1].Kind)
 	assert.Contains(t, string(evs[1].Data), `"dice":[3,4,5]`)
+}
+
+// TestNotADatabase: a file that is not a database given as --db (a photo) is refused in one
+// line naming it, exit 2, by every command that opens one; throw said "open database t1.jpg:
+// journal mode: file is not a database (26)", exit 1 (a tester). The file is left alone.
+func TestNotADatabase(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	photo := filepath.Join(t.TempDir(), "t1.jpg")
+	data := []byte("\xff\xd8\xff\xe0 a photo, not a database, long enough to hold SQLite's header and then some more bytes")
+	require.NoError(t, os.WriteFile(photo, data, 0o644))
+	want := "tearcam: --db " + photo + ": not a tearcam session database (not an SQLite database at all): choose another file\n"
+	for _, args := range [][]string{
+		{"throw", "--db", photo, "--player", "Ann", "--skill", "Archery"},
+		{"check", "--db", photo, "--player", "Ann", "--skill", "Archery", "--ts", "10"},
+		{"audit", manifest, "--db", photo},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			iostreams, stdout, stderr := testIO()
+			assert.Equal(t, 2, Main(args, iostreams))
+			assert.Empty(t, stdout.String())
+			assert.Equal(t, want, stderr.String())
+			got, err := os.ReadFile(photo)
+			require.NoError(t, err)
+			assert.Equal(t, data, got)
+		})
+	}
 }

@@ -294,7 +294,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 	}
 	framesDir := filepath.Join(framesRoot(dbPath), pl.Name+"-"+start.Format("20060102T150405Z"))
-	db, err := store.Open(dbPath)
+	db, err := openDB(dbFlag(opts.DB), dbPath)
 	if err != nil {
 		return err
 	}
