@@ -66,6 +66,10 @@ type Manifest struct {
 	// ruling still comes out (DESIGN.md: "a bad photo in an audit makes that tear
 	// undecided"); the caller reports them after the rulings are written.
 	Missing []*Error
+
+	// paperLine and templateLine are where paper and template are written (0: not written),
+	// for the template file's errors, found after parsing.
+	paperLine, templateLine int
 }
 
 // Player is one player of a manifest.
@@ -190,7 +194,8 @@ func Parse(name string, data []byte, mode Mode) (m *Manifest, err error) {
 		return nil, fail(extra.Line, "more than one YAML document")
 	}
 
-	m = &Manifest{File: name, Dir: ".", PaperName: strings.TrimSpace(raw.Paper)}
+	m = &Manifest{File: name, Dir: ".", PaperName: strings.TrimSpace(raw.Paper),
+		paperLine: raw.line("paper"), templateLine: raw.line("template")}
 	if m.PaperName == "" {
 		m.PaperName, m.PaperAssumed = "a4", true
 	}
@@ -238,16 +243,21 @@ func (m *Manifest) resolve(mode Mode) error {
 	if m.TemplateRef != defaultTempRef {
 		p, err := m.inside(m.TemplateRef)
 		if err != nil {
-			return &Error{File: m.File, Msg: "template: " + err.Error()}
+			return &Error{File: m.File, Line: m.templateLine, Msg: "template: " + err.Error()}
 		}
 		t, err := template.Load(p)
 		if err != nil {
-			return &Error{File: m.File, Msg: fmt.Sprintf("template %s: %v", m.TemplateRef, cutPrefix(err, "template "+p+": "))}
+			return &Error{File: m.File, Line: m.templateLine, Msg: fmt.Sprintf("template %s: %v", m.TemplateRef, cutPrefix(err, "template "+p+": "))}
 		}
 		m.Template = t
 	}
 	if err := m.Template.CheckPaper(m.Paper); err != nil {
-		return &Error{File: m.File, Msg: err.Error()}
+		// The template file's line, or, for the default template, the paper's.
+		line := m.templateLine
+		if m.TemplateRef == defaultTempRef {
+			line = m.paperLine
+		}
+		return &Error{File: m.File, Line: line, Msg: err.Error()}
 	}
 	if mode != Audit {
 		return nil

@@ -171,9 +171,10 @@ func TestLoadChecksFiles(t *testing.T) {
 
 	tests := []struct{ name, tmpl, sheet, want string }{
 		{"symlink out", "default", "link.jpg", `sheet: link.jpg: leads out of the manifest's folder`},
-		{"missing template", "t.json", "photos/ann-0.jpg", `session.yaml: template: t.json: no such file`},
-		{"bad template", "bad.json", "photos/ann-0.jpg", `session.yaml: template bad.json: template polygon needs at least 3 points`},
-		{"template larger than the paper", "huge.json", "photos/ann-0.jpg", `session.yaml: template "huge" (1000.0 x 1000.0 mm) does not fit on the paper letter (215.9 x 279.4 mm)`},
+		// The template file's errors name the manifest's line, as every other manifest error.
+		{"missing template", "t.json", "photos/ann-0.jpg", `session.yaml:2: template: t.json: no such file`},
+		{"bad template", "bad.json", "photos/ann-0.jpg", `session.yaml:2: template bad.json: template polygon needs at least 3 points`},
+		{"template larger than the paper", "huge.json", "photos/ann-0.jpg", `session.yaml:2: template "huge" (1000.0 x 1000.0 mm) does not fit on the paper letter (215.9 x 279.4 mm)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
