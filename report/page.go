@@ -38,7 +38,7 @@ figcaption { font-size: .8rem; color: #57606a; }
 .lost { color: #cf222e; }
 details { font-size: .88rem; color: #57606a; }
 @media (max-width: 600px) { body { padding: 8px; font-size: 15px; } table { font-size: .85rem; } th, td { padding: 3px 4px; } }
-/* On a phone the summary's six columns do not fit: each player becomes a block, the name on
+/* On a phone the summary's seven columns do not fit: each player becomes a block, the name on
    its own line and the counts below it, each labelled and wrapping as a whole. */
 @media (max-width: 600px) {
   table.summary thead { display: none; }
@@ -57,9 +57,9 @@ details { font-size: .88rem; color: #57606a; }
 </header>
 
 <div class="scroll"><table class="summary">
-<thead><tr><th>player</th><th>tears</th><th>valid</th><th>faux pas</th><th>undecided</th><th>status</th></tr></thead>
+<thead><tr><th>player</th><th>tears</th><th>valid</th><th>faux pas</th><th>undecided</th><th>last ditch</th><th>status</th></tr></thead>
 <tbody>
-{{range $i, $s := .Summary}}<tr><td class="player" data-label="player"><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td data-label="tears">{{$s.Tears}}</td><td data-label="valid">{{$s.Valid}}</td><td data-label="faux pas">{{$s.FauxPas}}</td><td data-label="undecided">{{$s.Undecided}}</td>
+{{range $i, $s := .Summary}}<tr><td class="player" data-label="player"><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td data-label="tears">{{$s.Tears}}</td><td data-label="valid">{{$s.Valid}}</td><td data-label="faux pas">{{$s.FauxPas}}</td><td data-label="undecided">{{$s.Undecided}}</td><td data-label="last ditch">{{if $s.LastDitch}}{{$s.LastDitch}}{{else}}none{{end}}</td>
 <td data-label="status">{{if $s.Out}}<span class="out">out{{if $s.OutReason}} ({{words $s.OutReason}}){{end}}</span>{{else}}in play{{end}}</td></tr>
 {{end}}</tbody></table></div>
 

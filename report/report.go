@@ -55,9 +55,12 @@ type pageView struct {
 
 type summaryRow struct {
 	Name                                     string
-	Tears, Valid, FauxPas, Undecided, Reused int
-	Out                                      bool
-	OutReason                                string
+	Tears, Valid, FauxPas, Undecided, Reused int // tears: a last ditch effort is none
+	// LastDitch is the last ditch effort's outcome ("hit", "missed"), "" when none was made;
+	// it is counted here, not as a valid tear.
+	LastDitch string
+	Out       bool
+	OutReason string
 }
 
 type playerView struct {
@@ -93,7 +96,7 @@ func view(p Page) pageView {
 			imgs = p.Players[i]
 		}
 		pv := playerView{Anchor: fmt.Sprintf("p%d", i+1), PlayerRulings: pr, SheetImg: dataURL(imgs.Sheet), Words: imgs.Words}
-		row := summaryRow{Name: pr.Name, Tears: len(pr.Tears), Out: pr.Out}
+		row := summaryRow{Name: pr.Name, Out: pr.Out}
 		for j, t := range pr.Tears {
 			var ti Tear
 			if j < len(imgs.Tears) {
@@ -107,13 +110,23 @@ func view(p Page) pageView {
 				fs[k] = strings.ReplaceAll(string(f), "_", " ")
 			}
 			tv.Faults = strings.Join(fs, ", ")
-			switch t.Verdict {
-			case judge.Valid:
+			switch {
+			case t.Kind == judge.KindLastDitch:
+				row.LastDitch = "made"
+				if t.Hit != nil && *t.Hit {
+					row.LastDitch = "hit"
+				} else if t.Hit != nil {
+					row.LastDitch = "missed"
+				}
+			case t.Verdict == judge.Valid:
 				row.Valid++
-			case judge.FauxPas:
+			case t.Verdict == judge.FauxPas:
 				row.FauxPas++
 			default:
 				row.Undecided++
+			}
+			if t.Kind != judge.KindLastDitch {
+				row.Tears++
 			}
 			if t.Out {
 				row.OutReason = string(t.OutReason)

@@ -52,6 +52,8 @@ func TestWrite(t *testing.T) {
 		`Removed 1520 mm² in 1 piece(s)`,
 		`<td>Archery</td><td>5</td>`,
 		`<span class="out">out (last ditch)</span>`,
+		// The summary counts the last ditch effort as what it is, not as a valid tear.
+		`<td data-label="tears">3</td><td data-label="valid">1</td><td data-label="faux pas">1</td><td data-label="undecided">1</td><td data-label="last ditch">hit</td>`,
 		`default (38.1 × 25.4 mm)`,
 	} {
 		assert.Contains(t, html, want)
