@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -168,6 +169,24 @@ func (c *CV) Annotate(after Sheet, m Measured, layouts []judge.SkillLayout, verd
 	defer img.Close()
 	return encodeJPEG(img)
 }
+
+// AnnotatePhoto implements PhotoAnnotator with vision.AnnotatePhoto, at the width of the
+// annotated images of paper (its width at vision.DefaultPxPerMM), encoded as JPEG.
+func (c *CV) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error) {
+	m, err := vision.DecodeImage(photo)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	img, err := vision.AnnotatePhoto(m, int(math.Round(paper.WidthMM*vision.DefaultPxPerMM)), verdict, lines)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	return encodeJPEG(img)
+}
+
+var _ PhotoAnnotator = (*CV)(nil)
 
 // Thumbnail implements Eye: decode, shrink with area interpolation, encode as JPEG.
 func (c *CV) Thumbnail(data []byte, maxSide int) ([]byte, error) {

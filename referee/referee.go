@@ -60,6 +60,14 @@ type Filler interface {
 	FillFrom(s, later Sheet) float64
 }
 
+// PhotoAnnotator is implemented by an Eye that can show a tear whose measurement was refused
+// (something over the sheet, registration refused), which has no registered sheet to draw on:
+// the photo itself, as wide as the annotated images of paper, under the ruling's text band,
+// as JPEG.
+type PhotoAnnotator interface {
+	AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error)
+}
+
 // Word is a word found on a sheet whose skills were not declared (discovery mode).
 type Word struct {
 	Text       string  `json:"text"`
@@ -360,6 +368,10 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if !reused && after != nil && measured != nil && (pa.Images || pa.DB != nil) {
 			annotated, _ = pa.Eye.Annotate(after, measured, pa.layouts, string(ruling.Verdict), AnnotationLines(ruling))
+		}
+		if pe, ok := pa.Eye.(PhotoAnnotator); ok && !reused && annotated == nil && meas.Refused != "" && data != nil && !wasOut && (pa.Images || pa.DB != nil) {
+			// Refused: the GM sees the photo that was refused, and why.
+			annotated, _ = pe.AnnotatePhoto(data, pa.m.Paper, string(ruling.Verdict), AnnotationLines(ruling))
 		}
 		if measured != nil {
 			measured.Close()

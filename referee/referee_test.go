@@ -412,7 +412,11 @@ func TestImagesForReport(t *testing.T) {
 	assert.Equal(t, "annotated valid", string(ann.Tears[0].Annotated))
 	assert.Nil(t, ann.Tears[3].After, "last ditch has no photo")
 	bo := res.Players[1]
-	assert.Nil(t, bo.Tears[0].Annotated, "refused tears have no annotated image")
+	assert.Nil(t, bo.Tears[0].Annotated, "a photo that cannot be read has no annotated image")
+	// A refused measurement of a photo that can be read: the photo itself with the ruling's
+	// band (fake: "photo" and the verdict and first line), so the GM sees what was refused.
+	assert.Equal(t, "photo undecided: tear 2: use Cooking: undecided", string(bo.Tears[1].Annotated))
+	assert.Equal(t, bo.Tears[1].Annotated, bo.Tears[1].Thumb)
 	assert.Equal(t, bo.Sheet, bo.Tears[2].Before, "Bo's refused photos are not the before of tear 3")
 }
 

@@ -124,7 +124,32 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 			poly([][]judge.Point{le.Outline}, true, letterColor(st), max(1, th/2))
 		}
 	}
-	// Text band: the verdict, then the lines wrapped at word boundaries to the image's width.
+	out := withBand(img, verdict, lines)
+	img.Close()
+	return out, nil
+}
+
+// AnnotatePhoto is the annotated image of a tear whose measurement was refused (something
+// over the sheet, registration refused): the photo itself, scaled to width px wide (the
+// width Annotate's images have), under the same text band, so that the GM sees what was
+// refused and why. It returns a new BGR Mat the caller closes.
+func AnnotatePhoto(photo gocv.Mat, width int, verdict string, lines []string) (gocv.Mat, error) {
+	if photo.Ptr() == nil || photo.Empty() || width <= 0 {
+		return gocv.Mat{}, fmt.Errorf("%w: nothing to annotate", ErrBadInput)
+	}
+	img := gocv.NewMat()
+	defer img.Close()
+	h := max(1, int(math.Round(float64(photo.Rows())*float64(width)/float64(photo.Cols()))))
+	gocv.Resize(photo, &img, image.Pt(width, h), 0, 0, gocv.InterpolationArea)
+	if img.Channels() == 1 {
+		gocv.CvtColor(img, &img, gocv.ColorGrayToBGR)
+	}
+	return withBand(img, verdict, lines), nil
+}
+
+// withBand returns img (BGR) under a text band: the verdict, then the lines wrapped at word
+// boundaries to the image's width. The caller closes the new Mat (and still owns img).
+func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
 	scale := float64(img.Cols()) / 900
 	text := []string{verdict}
 	for _, l := range lines {
@@ -137,7 +162,6 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 	roi := out.Region(image.Rect(0, band, img.Cols(), band+img.Rows()))
 	img.CopyTo(&roi)
 	roi.Close()
-	img.Close()
 	for i, s := range text {
 		fs, tk := 0.8*scale, max(1, int(2*scale))
 		if i == 0 {
@@ -145,7 +169,7 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 		}
 		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), lh*(i+1)), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
 	}
-	return out, nil
+	return out
 }
 
 // wrapText splits s at spaces into lines no wider than width pixels when drawn with

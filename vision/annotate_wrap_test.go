@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
 	"tearcam/judge"
@@ -49,3 +50,36 @@ func TestDashed(t *testing.T) {
 	assert.NotEqual(t, uint8(0), img.GetVecbAt(int(5*ppm), int(5*ppm))[2])
 	assert.Equal(t, uint8(0), img.GetVecbAt(int(5*ppm), int(5*ppm+5*ppm))[2], "5 mm along: in the gap")
 }
+
+// TestAnnotatePhoto: a tear whose measurement was refused is shown as the photo itself,
+// scaled to the annotated images' width, under Annotate's text band (the verdict and why).
+func TestAnnotatePhoto(t *testing.T) {
+	photo := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(10, 200, 30, 0), 300, 400, gocv.MatTypeCV8UC3)
+	defer photo.Close()
+	out, err := AnnotatePhoto(photo, 840, "undecided", []string{"undecided: measurement refused: something covers the sheet"})
+	require.NoError(t, err)
+	defer out.Close()
+	// 400 x 300 scaled to 840 wide is 840 x 630; the band (scale 840/900: 29 px a line) holds
+	// the verdict and one line: 2*29 + 29/2 = 72 px.
+	assert.Equal(t, 840, out.Cols())
+	assert.Equal(t, 630+72, out.Rows())
+	assert.Equal(t, []uint8{10, 200, 30}, vec3(out.GetVecbAt(72+315, 420)), "the photo, under the band")
+	assert.Equal(t, []uint8{10, 200, 30}, vec3(out.GetVecbAt(out.Rows()-1, 839)))
+	assert.Equal(t, []uint8{40, 30, 30}, vec3(out.GetVecbAt(71, 839)), "the band's dark background")
+	white := 0
+	for x := range 300 {
+		for y := range 72 {
+			if v := out.GetVecbAt(y, x); v[0] > 200 && v[1] > 200 && v[2] > 200 {
+				white++
+			}
+		}
+	}
+	assert.Greater(t, white, 200, "the verdict and the reason are written in the band")
+
+	empty := gocv.NewMat()
+	defer empty.Close()
+	_, err = AnnotatePhoto(empty, 840, "undecided", nil)
+	assert.ErrorIs(t, err, ErrBadInput)
+}
+
+func vec3(v gocv.Vecb) []uint8 { return []uint8{v[0], v[1], v[2]} }

@@ -403,6 +403,23 @@ func (c *cachingEye) Annotate(after referee.Sheet, m referee.Measured, layouts [
 	return b, err
 }
 
+// AnnotatePhoto implements referee.PhotoAnnotator when the wrapped Eye does: a refused
+// measurement is shown as the frame itself under the ruling's band, as audit shows it.
+func (c *cachingEye) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error) {
+	pe, ok := c.eye.(referee.PhotoAnnotator)
+	if !ok {
+		return nil, errors.New("annotate photo: not supported")
+	}
+	defer c.timed("annotate")()
+	b, err := pe.AnnotatePhoto(photo, paper, verdict, lines)
+	if err == nil {
+		c.annotated = b
+	}
+	return b, err
+}
+
+var _ referee.PhotoAnnotator = (*cachingEye)(nil)
+
 func (c *cachingEye) Thumbnail(image []byte, maxSide int) ([]byte, error) {
 	return c.eye.Thumbnail(image, maxSide)
 }

@@ -60,3 +60,25 @@ func TestAuditRefereeInterruptedTear(t *testing.T) {
 	_, err = os.Stat(filepath.Join(frames, "frame-000109.png"))
 	assert.NoError(t, err, "the frame itself is kept")
 }
+
+// TestAuditRefereeRefusedTearImage: a tear whose measurement is refused (the frame cannot be
+// registered) comes with an image, the frame under the ruling's band, as audit's does, so
+// the GM sees what was refused; it came with none.
+func TestAuditRefereeRefusedTearImage(t *testing.T) {
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "w.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	ref := &referee.Referee{Eye: &fake.Eye{}, Reader: fake.Reader{}, DB: db, Session: "w", Command: "watch"}
+	a, err := NewAuditReferee(context.Background(), ref, filepath.Join(dir, "frames"), template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297},
+		template.Default(), []Player{{Name: "Ann", Skills: []string{"Archery"}}})
+	require.NoError(t, err)
+	defer a.Close()
+	_, err = a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
+	require.NoError(t, err)
+	r, img, err := a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, &Frame{No: 50, PNG: fake.JSON(fake.Photo{RegisterError: "only 7 matching features"})})
+	require.NoError(t, err)
+	assert.Equal(t, judge.Undecided, r.Verdict)
+	assert.Equal(t, "measurement refused: frame-000050.png: only 7 matching features", r.UndecidedReason)
+	assert.Equal(t, "photo undecided: tear 1: use Archery: undecided", string(img))
+}

@@ -181,6 +181,21 @@ func (e *Eye) Annotate(after referee.Sheet, m referee.Measured, layouts []judge.
 	return []byte("annotated " + verdict), nil
 }
 
+// AnnotatePhoto implements referee.PhotoAnnotator: a few bytes naming the verdict and the
+// first line, for a fake photo (JSON); anything else is not an image.
+func (e *Eye) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error) {
+	if !json.Valid(photo) {
+		return nil, ErrNotImage
+	}
+	first := ""
+	if len(lines) > 0 {
+		first = ": " + lines[0]
+	}
+	return []byte("photo " + verdict + first), nil
+}
+
+var _ referee.PhotoAnnotator = (*Eye)(nil)
+
 // Thumbnail implements referee.Eye: the image itself.
 func (e *Eye) Thumbnail(image []byte, maxSide int) ([]byte, error) { return image, nil }
 
