@@ -17,23 +17,30 @@ import (
 	"tearcam/template"
 )
 
+// newFakeAuditReferee is an AuditReferee on referee/fake's vision and OCR, with a database
+// and a frames folder in a new temporary folder, for an A4 sheet and the default template.
+func newFakeAuditReferee(t *testing.T, ctx context.Context, players []Player) *AuditReferee {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "w.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	ref := &referee.Referee{Eye: &fake.Eye{}, Reader: fake.Reader{}, DB: db, Session: "w", Command: "watch"}
+	a, err := NewAuditReferee(ctx, ref, filepath.Join(dir, "frames"), template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297}, template.Default(), players)
+	require.NoError(t, err)
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
 // TestAuditRefereeInterruptedTear: a tear whose audit is interrupted (Ctrl-C while it is
 // judged) is not ruled, and the frames' manifest must not list it either (README: "no tear
 // is listed that was not ruled"). It listed it: session.yaml named the tear's frame while
 // watch said 1 ruling was made and kept (a tester).
 func TestAuditRefereeInterruptedTear(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "w.db"))
-	require.NoError(t, err)
-	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	frames := filepath.Join(dir, "frames")
-	players := []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}}
-	ref := &referee.Referee{Eye: &fake.Eye{}, Reader: fake.Reader{}, DB: db, Session: "w", Command: "watch"}
-	a, err := NewAuditReferee(ctx, ref, frames, template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297}, template.Default(), players)
-	require.NoError(t, err)
-	defer a.Close()
+	a := newFakeAuditReferee(t, ctx, []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}})
+	frames := a.Dir
 
 	sheet, err := a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
 	require.NoError(t, err)
@@ -65,16 +72,8 @@ func TestAuditRefereeInterruptedTear(t *testing.T) {
 // registered) comes with an image, the frame under the ruling's band, as audit's does, so
 // the GM sees what was refused; it came with none.
 func TestAuditRefereeRefusedTearImage(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "w.db"))
-	require.NoError(t, err)
-	defer db.Close()
-	ref := &referee.Referee{Eye: &fake.Eye{}, Reader: fake.Reader{}, DB: db, Session: "w", Command: "watch"}
-	a, err := NewAuditReferee(context.Background(), ref, filepath.Join(dir, "frames"), template.Paper{Name: "a4", WidthMM: 210, HeightMM: 297},
-		template.Default(), []Player{{Name: "Ann", Skills: []string{"Archery"}}})
-	require.NoError(t, err)
-	defer a.Close()
-	_, err = a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
+	a := newFakeAuditReferee(t, context.Background(), []Player{{Name: "Ann", Skills: []string{"Archery"}}})
+	_, err := a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
 	require.NoError(t, err)
 	r, img, err := a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, &Frame{No: 50, PNG: fake.JSON(fake.Photo{RegisterError: "only 7 matching features"})})
 	require.NoError(t, err)
