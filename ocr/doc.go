@@ -24,7 +24,10 @@
 //     in the ink no skill took, read without its descenders (big descender loops make
 //     Tesseract misread the letters above them), and in the orientation that read most like
 //     a missing skill, read again at 1.25 times the size (a handwritten word's read flips on
-//     a grey level of stroke: a second sample, pooled with the first); a read without
+//     a grey level of stroke: a second sample, pooled with the first) and along its
+//     baseline, 12° counterclockwise of its principal axis (a capital rising at the start and
+//     descenders hanging at the end turn the axis of a word clockwise; Tesseract reads
+//     nothing 10° off); a read without
 //     descenders must be at least 55% like the name. On a text-dense sheet (many candidate words per declared skill) the least
 //     similarity rises with that number, since among hundreds of words some read half like
 //     any name. A one- or two-letter skill must be read along a sheet edge from ink about as

@@ -528,7 +528,14 @@ type region struct {
 	// full, when set, is the whole region this one is a clipped view of (see clipped):
 	// what is read is the clipped ink, what is cut into letters the full region's.
 	full *region
+	// tilted marks a view turned off the region's estimated direction (see tiltedViews).
+	tilted bool
 }
+
+// lastLook reports whether the region is a view made in the last search among the ink no
+// skill took (clipped, or tilted off its estimated direction), where a weak likeness to a
+// missing skill is most likely another word: such a read must read well.
+func (rg *region) lastLook() bool { return rg.full != nil || rg.tilted }
 
 // descenderClip is how far below the core band, in core band heights, a clipped view keeps ink.
 const descenderClip = 0.35

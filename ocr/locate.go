@@ -148,9 +148,9 @@ func (c *candidate) bestView(skill string) (*view, float64) {
 	for _, rg := range order {
 		o := byRg[rg]
 		s := (0.5*o.sum/float64(o.n) + 0.5*o.bestSim) + o.tieBreak/float64(o.n)
-		// A clipped read counts only when it reads well (see assignSkills): a weak one must
-		// not hide the unclipped orientations.
-		if rg.full != nil && 0.5*o.sum/float64(o.n)+0.5*o.bestSim < clippedMinSimilar {
+		// A clipped or tilted read counts only when it reads well (see assignSkills): a
+		// weak one must not hide the other orientations.
+		if rg.lastLook() && 0.5*o.sum/float64(o.n)+0.5*o.bestSim < clippedMinSimilar {
 			continue
 		}
 		if s > bs {
@@ -551,6 +551,9 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 				sh.views = append(sh.views, &view{rg: zv.rg, psm: psm, zoom: altZoom})
 			}
 		}
+		if zv := c.likeliest(missing); zv != nil {
+			sh.views = append(sh.views, im.tiltedViews(zv.rg)...)
+		}
 		if len(sh.views) > 0 {
 			shadows = append(shadows, sh)
 			owner[sh] = c
@@ -805,9 +808,9 @@ func assignSkills(im *inkMap, cands []*candidate, skills, folded []string, floor
 			if sims[k] < 0.5 && cover < 0.6 {
 				continue
 			}
-			// A read of clipped ink comes from a last search among the ink no skill took,
-			// where a weak likeness is most likely another word: it must read well.
-			if vs[k].rg.full != nil && sims[k] < clippedMinSimilar {
+			// A clipped or tilted read comes from a last search among the ink no skill
+			// took, where a weak likeness is most likely another word: it must read well.
+			if vs[k].rg.lastLook() && sims[k] < clippedMinSimilar {
 				continue
 			}
 			second := 0.0
