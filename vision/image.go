@@ -64,6 +64,8 @@ type SheetImage struct {
 	// inkGray is the fresh sheet's grey image (frame layout), where letters' ink is judged:
 	// registered sheets share their fresh sheet's; nil on a fresh sheet (its Image is it).
 	inkGray []byte
+	// registered: made by Register (a later photo), not by Fresh.
+	registered bool
 
 	// foreign (registered sheets): frame layout, 255 where the photo shows neither paper
 	// nor the table (something lying on the sheet; see occlusion.go); nil when unknown.

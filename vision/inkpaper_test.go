@@ -11,11 +11,13 @@ import (
 // TestRegisterInkOffPaperRefused: seed 6 case-007 ines-5.jpg, a small shaded remnant (17027
 // mm² left, truth.json) on a grey-green desk. To the fresh sheet nothing matches (the
 // colour models give most of the remnant to the table); to the previous photo (ines-4) the
-// whole photo's features align it, but its mask, from the same colour models, kept no
-// paper: every ink patch the alignment matched lay off it, and the referee put the player out
-// with two skills left. Refused now (ErrPaperMask), and the patch it names lies on the truth's
-// paper left.
+// whole photo's features align it (when that retry was made against registered sheets too),
+// but its mask, from the same colour models, kept no paper: every ink patch the alignment
+// matched lay off it, and the referee put the player out with two skills left. Refused
+// (ErrPaperMask), and the patch it names lies on the truth's paper left.
 func TestRegisterInkOffPaperRefused(t *testing.T) {
+	retryRegistered = true
+	defer func() { retryRegistered = false }()
 	pl, fresh, register := bundledCase(t, "seed6-case007")
 	defer fresh.Close()
 	prev := register(pl.Tears[3].Photo.File) // ines-4

@@ -52,10 +52,12 @@ func TestRegisterAllSynthDump(t *testing.T) {
 	if os.Getenv("VISION_REGALL") == "" {
 		t.Skip("VISION_REGALL=1 to dump")
 	}
-	for _, r := range registerAllSynth(t) {
+	rows := registerAllSynth(t)
+	for _, r := range rows {
 		ref := errors.Is(r.err, ErrRegistration)
 		t.Logf("%-28s refused=%v true=%.2f resid=%.2f %v %v", r.name, ref, r.trueErr, r.residual, r.notes, r.err)
 	}
+	regAllSummary(t, rows)
 }
 
 func TestRegisterAllSynthEdges(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -59,9 +60,55 @@ func TestRegisterSeedDump(t *testing.T) {
 		debugDir = d
 		defer func() { debugDir = "" }()
 	}
-	for _, r := range registerAllDirs(t, dirs) {
+	rows := registerAllDirs(t, dirs)
+	for _, r := range rows {
 		ref := errors.Is(r.err, ErrRegistration)
 		t.Logf("%-28s refused=%v true=%.2f resid=%.2f %v %v", r.name, ref, r.trueErr, r.residual, r.notes, r.err)
+	}
+	regAllSummary(t, rows)
+}
+
+// regAllSummary logs, over the rows of registerAllDirs, the registered fraction and the worst
+// accepted true error: at the first try (to the fresh sheet), and with the referee's fallback
+// (to the previous registered photo, rows named "(to previous)"); then each refused photo
+// with its reason (which names the feature matches when the alignment failed on them).
+func regAllSummary(t *testing.T, rows []regAllRow) {
+	t.Helper()
+	const prevTag = " (to previous)"
+	var n, first, final int
+	var worstFirst, worstAll float64
+	var silent []string
+	refused := map[string]error{}
+	var order []string
+	for _, r := range rows {
+		base, prev := strings.CutSuffix(r.name, prevTag)
+		if r.err == nil {
+			if r.trueErr > 1 {
+				silent = append(silent, fmt.Sprintf("%s %.2f mm", r.name, r.trueErr))
+			}
+			worstAll = math.Max(worstAll, r.trueErr)
+			final++
+			delete(refused, base)
+			if !prev {
+				first++
+				worstFirst = math.Max(worstFirst, r.trueErr)
+			}
+			continue
+		}
+		if !prev {
+			n++
+			order = append(order, base)
+		}
+		refused[base] = r.err
+	}
+	n += first
+	t.Logf("registered to the fresh sheet: %d/%d, worst accepted true error %.2f mm", first, n, worstFirst)
+	t.Logf("with the fallback to the previous photo: %d/%d, worst accepted true error %.2f mm", final, n, worstAll)
+	t.Logf("accepted with a true error over 1 mm: %d %v", len(silent), silent)
+	for _, b := range order {
+		if err, ok := refused[b]; ok {
+			t.Logf("refused: %-28s %v", b, err)
+		}
 	}
 }
 
@@ -112,8 +159,9 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 					row.trueErr = -1
 				}
 				rows = append(rows, row)
-				if err != nil && prev != nil {
-					// The referee's fallback: register to the previous measured sheet.
+				if err != nil && prev != nil && !errors.Is(err, ErrPaperMask) {
+					// The referee's fallback: register to the previous measured sheet (not
+					// when the photo's paper mask contradicts the fresh sheet).
 					if after != nil {
 						after.Close()
 						after = nil
