@@ -6,8 +6,10 @@ import (
 	"image/color"
 	"math"
 	"strings"
+	"unicode"
 
 	"gocv.io/x/gocv"
+	"golang.org/x/text/unicode/norm"
 
 	"tearcam/judge"
 	"tearcam/template"
@@ -151,9 +153,9 @@ func AnnotatePhoto(photo gocv.Mat, width int, verdict string, lines []string) (g
 // boundaries to the image's width. The caller closes the new Mat (and still owns img).
 func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
 	scale := float64(img.Cols()) / 900
-	text := []string{verdict}
+	text := []string{bandText(verdict)}
 	for _, l := range lines {
-		text = append(text, wrapText(l, 0.8*scale, max(1, int(2*scale)), img.Cols()-int(20*scale))...)
+		text = append(text, wrapText(bandText(l), 0.8*scale, max(1, int(2*scale)), img.Cols()-int(20*scale))...)
 	}
 	lh := int(32 * scale)
 	band := lh*len(text) + lh/2
@@ -170,6 +172,34 @@ func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
 		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), lh*(i+1)), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
 	}
 	return out
+}
+
+// bandText spells s with what OpenCV's Hershey font can draw (printable ASCII): it draws
+// any other character as "?", so "mm²" came out "mm??" (a helper). The common ones are
+// spelt out ("mm2", "x", quotes, dashes, "..."); accented letters lose their accent; any
+// other character becomes "?".
+func bandText(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case unicode.Is(unicode.Mn, r): // a combining accent: dropped
+		default:
+			if t, ok := bandSpelling[r]; ok {
+				b.WriteString(t)
+			} else {
+				b.WriteByte('?')
+			}
+		}
+	}
+	return b.String()
+}
+
+var bandSpelling = map[rune]string{
+	'²': "2", '³': "3", '×': "x", '°': " deg", '±': "+/-", '≤': "<=", '≥': ">=",
+	'‘': "'", '’': "'", '“': "\"", '”': "\"", '–': "-", '—': "-", '…': "...", '\u00a0': " ",
+	'ß': "ss", 'æ': "ae", 'Æ': "AE", 'ø': "o", 'Ø': "O", 'œ': "oe", 'Œ': "OE", 'ł': "l", 'Ł': "L",
 }
 
 // wrapText splits s at spaces into lines no wider than width pixels when drawn with

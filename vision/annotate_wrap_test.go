@@ -83,3 +83,15 @@ func TestAnnotatePhoto(t *testing.T) {
 }
 
 func vec3(v gocv.Vecb) []uint8 { return []uint8{v[0], v[1], v[2]} }
+
+// TestBandText: the annotated image's text is drawn with OpenCV's Hershey font, which draws
+// any character outside printable ASCII as "?" ("mm²" came out "mm??").
+func TestBandText(t *testing.T) {
+	assert.Equal(t, "removed 3660 mm2 at (28, 190) mm", bandText("removed 3660 mm² at (28, 190) mm"))
+	assert.Equal(t, `letter 3 ('n') of "Haggling" - too close...`, bandText("letter 3 (‘n’) of “Haggling” — too close…"))
+	assert.Equal(t, "Zauberei, Fechten, Uberleben, Strasse", bandText("Zauberei, Fechten, Überleben, Straße"))
+	assert.Equal(t, "? and ?", bandText("魔 and ✓"))
+	for _, r := range bandText("mm² × ° ± ≤ ≥ … é ø 魔") {
+		assert.True(t, r >= 0x20 && r < 0x7f, "%q", r)
+	}
+}
