@@ -127,6 +127,9 @@ func markUnknown(fresh, s *SheetImage, unknown []byte) (*SheetImage, error) {
 		// there (held-out seed 7: 3251 mm² of a pale desk beside a torn-off side made islands
 		// of "paper" that cut the removed strip into pieces, ruled several_pieces and
 		// not_edge_to_edge for certain on a valid bite).
+		if mb := edgeRefine(fresh, s); mb != nil {
+			s.setMask(mb)
+		}
 		if a, at := inkMissing(fresh, s, true); a >= inkMissMinMM2 {
 			s.Close()
 			return nil, &PaperMaskError{InkMM2: a, AtMM: [2]float64{at.X, at.Y}, ResidualMM: s.ResidualMM}
@@ -147,6 +150,9 @@ func markUnknown(fresh, s *SheetImage, unknown []byte) (*SheetImage, error) {
 	s.Mask.Close()
 	s.Mask = newMask(w, h, mb)
 	s.unknown = unknown
+	if mb := edgeRefine(fresh, s); mb != nil {
+		s.setMask(mb)
+	}
 	ppm := s.PxPerMM
 	if a, at := inkMissing(fresh, s, false); a >= inkMissMinMM2 {
 		s.Close()
