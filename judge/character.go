@@ -48,6 +48,9 @@ type skillTrack struct {
 	// identity: ocr/'s estimated probability that the ink located is the skill's own word
 	// (SkillLayout.Identity; its Confidence when a layout gives none, a lower bound of it).
 	identity float64
+	// doubt: why the ink located may not be the skill's beyond the confidences
+	// (SkillLayout.Doubt: it reads as well in another place).
+	doubt string
 }
 
 // VerdictReadConfidence is the location confidence under which the skill torn for makes
@@ -147,7 +150,7 @@ func NewCharacter(name string, skills []string, layouts []SkillLayout) *Characte
 		n := Letters(s)
 		l := byName[s]
 		t := skillTrack{name: s, left: make([]bool, n), located: make([]bool, n),
-			weak: l.Located > 0 && l.Confidence < WeakReadConfidence, confidence: l.Confidence, identity: l.Identity}
+			weak: l.Located > 0 && l.Confidence < WeakReadConfidence, confidence: l.Confidence, identity: l.Identity, doubt: l.Doubt}
 		if t.identity == 0 {
 			t.identity = l.Confidence
 		}

@@ -397,7 +397,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		// word's (a declared skill not written on the sheet at all was placed on a word with
 		// confidence 0.44), so whether a full letter of it was removed is not measured, either
 		// way (testers: "Hound" on the word "hand", ruled valid).
-		letterDoubt = append(letterDoubt, fmt.Sprintf("%q (the skill torn for) was located by a weak read (%.0f%%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written", c.skills[named].name, 100*c.skills[named].confidence))
+		if sk := c.skills[named]; sk.doubt != "" {
+			letterDoubt = append(letterDoubt, fmt.Sprintf("the letters of %q (the skill torn for) may be another word's: %s; so whether a full letter of it was removed cannot be told; the GM confirms which one it is", sk.name, sk.doubt))
+		} else {
+			letterDoubt = append(letterDoubt, fmt.Sprintf("%q (the skill torn for) was located by a weak read (%.0f%%): its letters may be another word's, so whether a full letter of it was removed cannot be told; the GM confirms where it is written", sk.name, 100*sk.confidence))
+		}
 	}
 	if d.removed == 0 && len(unlocatedSkill) > 0 && !nothing {
 		if named >= 0 {

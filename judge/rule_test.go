@@ -287,6 +287,16 @@ func TestRuleOneTear(t *testing.T) {
 		}, tear: use("Hound"), m: with(meas("", "OOO"), func(m *Measurement) { m.Letters[0] = SkillLetters{Name: "Hound", States: states("ROOOO")} }),
 			verdict: Undecided, faults: []Fault{}, removed: 1, skills: notMeasured([]SkillState{{"Hound", 4, true, true}, {"Axe", 3, true, true}}, "Hound"),
 			reason: `"Hound" (the skill torn for) was located by a weak read (44%): its letters may be another word's`},
+		// testers: "STREET" written twice on a form, the part holding one torn off, ruled
+		// faux_pas with the count measured: ocr/ puts the word in doubt and names both places.
+		{name: "skill torn for written twice", char: func() *Character {
+			st := layout("Hop")
+			st.Confidence, st.Identity, st.Outline = 0.45, 0.45, 0.98
+			st.Doubt = "it reads in two places, at (122, 95) mm (83% like the name, located) and at (85, 140) mm (83%): written twice, or a word like it"
+			return NewCharacterFromLayouts("Ann", []SkillLayout{st, layout("Axe")})
+		}, tear: use("Hop"), m: meas("OOO", "ROO"),
+			verdict: Undecided, faults: []Fault{}, removed: 0, skills: notMeasured(left(3, 2, true), "Hop"),
+			reason: `the letters of "Hop" (the skill torn for) may be another word's: it reads in two places, at (122, 95) mm (83% like the name, located) and at (85, 140) mm (83%): written twice, or a word like it; so whether a full letter of it was removed cannot be told; the GM confirms which one it is`},
 		// The word surely the skill's, its letter cuts in doubt (a weak location for its
 		// outline alone): the verdict stands on the letter states, the count is not a
 		// measurement.

@@ -82,9 +82,12 @@ type SkillLayout struct {
 	// Identity, 0..1, is the estimated probability that the located ink is the skill's own
 	// word (whatever its letters' cuts); Confidence is never above it. Outline, 0..1, is the
 	// estimated probability that every letter's centre is on its letter, given the word is.
-	Identity float64  `json:"identity"`
-	Outline  float64  `json:"outline"`
-	Notes    []string `json:"notes,omitempty"`
+	Identity float64 `json:"identity"`
+	Outline  float64 `json:"outline"`
+	// Doubt, when not empty, says in a GM's words why the ink located may not be the skill's
+	// beyond what the confidences say (it reads as well in another place, named in mm).
+	Doubt string   `json:"doubt,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 // LetterState is where a letter's ink is after one tear, relative to that tear.

@@ -39,6 +39,7 @@ type evidence struct {
 	rival   float64  // best similarity of the same ink to another declared skill left unlocated
 	readLen int      // letters read
 	nameLen int      // letters of the name
+	twin    bool     // other ink taken by no skill reads nearly as well like it (see markTwins)
 }
 
 // view is a region read in one orientation.
@@ -220,6 +221,10 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		}
 	}
 	match, all := l.matchSkills(im, regions, read, skills, folded, whitelist, letters, b)
+	match, all, err = l.readTwins(im, cands, all, match, skills, folded, whitelist, b)
+	if err != nil {
+		return nil, fmt.Errorf("locate skills: %w", err)
+	}
 	for k, s := range skills {
 		if !latinScript(s) {
 			out[k].Notes = append(out[k].Notes, "not found: letters outside the Latin script the English OCR model reads")
@@ -247,7 +252,7 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		out[k].Letters = lay
 		out[k].Located = len(lay)
 		ev := evidence{sim: m.sim, margin: m.margin, div: div, cut: cut != "" && m.sim < goodSim,
-			tess: m.view.rd.conf, readLen: len([]rune(m.view.rd.folded())), nameLen: len([]rune(folded[k]))}
+			tess: m.view.rd.conf, readLen: len([]rune(m.view.rd.folded())), nameLen: len([]rune(folded[k])), twin: m.twin != nil}
 		rivalName := ""
 		if c := ownerOf(all, m.view); c != nil {
 			for k2 := range skills {
@@ -271,6 +276,12 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		if ev.ambiguous() {
 			out[k].Notes = append(out[k].Notes, fmt.Sprintf("the same ink reads %.0f%% like %q, which was not found: it may be that skill's", 100*ev.rival, rivalName))
 		}
+		if m.twin != nil {
+			x0, y0 := im.centreMM(m.view.rg)
+			x1, y1 := im.centreMM(m.twin.rg)
+			out[k].Doubt = fmt.Sprintf("it reads in two places, at (%.0f, %.0f) mm (%.0f%% like the name, located) and at (%.0f, %.0f) mm (%.0f%%): written twice, or a word like it", x0, y0, 100*m.sim, x1, y1, 100*m.twinSim)
+			out[k].Notes = append(out[k].Notes, out[k].Doubt+"; the GM confirms which one it is")
+		}
 		if conf < judge.WeakReadConfidence {
 			out[k].Notes = append(out[k].Notes, fmt.Sprintf("weak location (%.0f%% likely right: %.0f%% that the ink is this skill's word, %.0f%% that its letters are placed right on it): confirm before ruling on it", 100*conf, 100*ev.identity(), 100*ev.outline()))
 		}
@@ -280,6 +291,16 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// centreMM is the centre of a region's ink (of the whole region for a clipped view), in mm
+// in the sheet frame.
+func (im *inkMap) centreMM(rg *region) (x, y float64) {
+	if rg.full != nil {
+		rg = rg.full
+	}
+	px, py := rg.fromUV((rg.u0+rg.u1)/2, (rg.v0+rg.v1)/2)
+	return (px + 0.5) / im.pxPerMM, (py + 0.5) / im.pxPerMM
+}
 
 // Location confidence: a logistic model of the probability that a located skill lies on
 // its own word with every letter's centre on that letter's ink (within 1 mm), fitted on 854
@@ -331,6 +352,10 @@ const (
 	// reads measured was right.
 	ambiguousConf = 0.3
 	ambiguousLead = 0.1
+	// twinConf caps the identity of a skill that reads nearly as well (within ambiguousLead)
+	// on other ink no skill took (see markTwins): at most one of the two places is the
+	// skill's, and which one the reads do not tell, so it is a coin flip at best.
+	twinConf = 0.45
 	// lowSimConf caps the confidence of a read less than lowSim like the name: on the
 	// skills written on the sheet such reads were right 39 times in 69, and a declared
 	// skill that is not on the sheet is placed on another word with such a read (3 of 40
@@ -392,6 +417,9 @@ func (ev evidence) identity() float64 {
 	if ev.ambiguous() {
 		c = math.Min(c, ambiguousConf)
 	}
+	if ev.twin {
+		c = math.Min(c, twinConf)
+	}
 	return c
 }
 
@@ -416,8 +444,14 @@ func (ev evidence) ambiguous() bool {
 
 type skillMatch struct {
 	view   *view
+	cand   *candidate // the candidate view belongs to
 	sim    float64
 	margin float64 // similarity lead over the best other skill for the same view
+	// twin, when not nil, is other ink, taken by no skill, that reads nearly as well like
+	// the skill (within ambiguousLead): the skill written twice, or a similar word, so which
+	// of the two it is cannot be told from the reads (see markTwins).
+	twin    *view
+	twinSim float64
 }
 
 // matchSkills assigns candidates to skills, then, when a skill is unmatched or poorly read,
@@ -470,6 +504,72 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 		res = assignSkills(im, all, skills, folded, b.floor)
 	}
 	return l.rereadClipped(im, all, res, skills, folded, whitelist, letters, b), all
+}
+
+// Twin reads: when the search was cut short, the ink left unread may hold the skill written
+// a second time (a form holding "STREET" twice: the second, as large as the first, was
+// never read). The twinReads unread word regions shaped most like each located skill's ink
+// (length along the line and core height, each within about twinShape in log units) are
+// read, and the skills assigned again: a second place reading like the skill is then
+// seen (markTwins).
+const (
+	twinReads = 2
+	twinShape = 0.25
+)
+
+// readTwins reads, when the search was cut short (b.cut), the unread whole candidates shaped
+// like each located skill's ink (see twinReads), beyond the budget, and assigns again.
+func (l *Locator) readTwins(im *inkMap, cands, all []*candidate, res []skillMatch, skills, folded []string, whitelist string, b *budget) ([]skillMatch, []*candidate, error) {
+	if !b.cut {
+		return res, all, nil
+	}
+	read := map[*candidate]bool{}
+	for _, c := range all {
+		read[c] = true
+	}
+	shape := func(rg *region) (float64, float64) {
+		return math.Log(rg.u1 - rg.u0 + 1), math.Log(math.Max(im.coreHeight(rg), 1))
+	}
+	var extra []*candidate
+	var views []*view
+	for _, m := range res {
+		if m.cand == nil {
+			continue
+		}
+		l0, c0 := shape(m.cand.rg)
+		type near struct {
+			c *candidate
+			d float64
+		}
+		var ns []near
+		for _, c := range cands {
+			if read[c] || !c.whole {
+				continue
+			}
+			l1, c1 := shape(c.rg)
+			if d := math.Abs(l1-l0) + math.Abs(c1-c0); math.Abs(l1-l0) < twinShape && math.Abs(c1-c0) < twinShape {
+				ns = append(ns, near{c, d})
+			}
+		}
+		sort.Slice(ns, func(i, j int) bool { return ns[i].d < ns[j].d })
+		for _, n := range ns[:min(len(ns), twinReads)] {
+			read[n.c] = true
+			extra = append(extra, n.c)
+			views = append(views, n.c.views...)
+		}
+	}
+	if len(extra) == 0 {
+		return res, all, nil
+	}
+	l.readAll(im, views, whitelist)
+	b.used += len(views)
+	for _, v := range views {
+		if v.err != nil {
+			return nil, nil, v.err
+		}
+	}
+	all = append(append([]*candidate{}, all...), extra...)
+	return assignSkills(im, all, skills, folded, b.floor), all, nil
 }
 
 // allPlaced reports whether every skill the model can read has a good read.
@@ -761,7 +861,47 @@ func assignGreedy(opts [][]option, order []int, nSkills int) []skillMatch {
 		for _, q := range p.o.cand.parts {
 			used[q] = true
 		}
-		res[p.k] = skillMatch{view: p.o.view, sim: p.o.sim, margin: p.o.margin}
+		res[p.k] = skillMatch{view: p.o.view, cand: p.o.cand, sim: p.o.sim, margin: p.o.margin}
+	}
+	return markTwins(opts, res)
+}
+
+// markTwins sets each matched skill's twin: the best other option of that skill whose ink is
+// neither its match's nor another skill's, read at least as well as the match less
+// ambiguousLead, or well (goodSim) on its own, and at least lowSim like the name. The
+// assignment picks the better of the two, but a difference that small is within what one
+// read to the next varies, and a good read would have placed the skill by itself: the skill
+// reads in two places. (A read under lowSim is as often another word: "Brewing" read 50%
+// like its name on its own word had another word 43% like it.)
+func markTwins(opts [][]option, res []skillMatch) []skillMatch {
+	taken := map[int]int{} // part -> skill
+	for k, m := range res {
+		if m.cand != nil {
+			for _, p := range m.cand.parts {
+				taken[p] = k
+			}
+		}
+	}
+	for k := range res {
+		m := &res[k]
+		if m.cand == nil {
+			continue
+		}
+		for _, o := range opts[k] {
+			if o.cand == m.cand || o.sim < max(lowSim, min(m.sim-ambiguousLead, goodSim)) || o.sim <= m.twinSim {
+				continue
+			}
+			free := true
+			for _, p := range o.cand.parts {
+				if _, ok := taken[p]; ok {
+					free = false
+					break
+				}
+			}
+			if free {
+				m.twin, m.twinSim = o.view, o.sim
+			}
+		}
 	}
 	return res
 }
@@ -892,10 +1032,10 @@ func assignSkills(im *inkMap, cands []*candidate, skills, folded []string, floor
 	for k, oi := range best {
 		if oi >= 0 {
 			o := opts[k][oi]
-			res[k] = skillMatch{view: o.view, sim: o.sim, margin: o.margin}
+			res[k] = skillMatch{view: o.view, cand: o.cand, sim: o.sim, margin: o.margin}
 		}
 	}
-	return res
+	return markTwins(opts, res)
 }
 
 // outline is the convex hull of the pixels' squares (or, when there are none, the band lo..hi
