@@ -68,6 +68,14 @@
 //     on their own word, against the fraction right: [0, 0.3) 0% (8), [0.3, 0.5) 50% (20),
 //     [0.5, 0.7) 67% (24), [0.7, 0.8) 71% (28), [0.8, 0.9) 83% (100), [0.9, 0.95) 94%
 //     (180), [0.95, 1] 97% (498).
+//   - Doubts about the word beyond the read: a skill whose name also reads, nearly as well
+//     (or well), on other ink no skill took is in doubt (written twice, or a word like it):
+//     identity at most 0.45, and SkillLayout.Doubt names both places in mm; when the search
+//     was cut short, the unread regions shaped most like each located skill are read first,
+//     so that a second copy is seen. A read not good is read once more with only the name's
+//     letters allowed: another word forced into them ("hand" for Hound read "hnd") loses
+//     Tesseract's confidence, the name misread keeps it; a fall to under 80 of 15 or more
+//     caps the identity at 0.3.
 //
 // A Locator owns one Tesseract client per worker goroutine. Set OMP_THREAD_LIMIT=1 for the
 // process: the package parallelises across words instead.
