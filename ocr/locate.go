@@ -552,12 +552,14 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 // read, and the skills assigned again: a second place reading like the skill is then
 // seen (markTwins).
 const (
-	twinReads = 2
-	twinShape = 0.25
+	twinReads  = 2
+	twinShape  = 0.25
+	twinBudget = 16 // the most reads of all twin looks together
 )
 
 // readTwins reads, when the search was cut short (b.cut), the unread whole candidates shaped
-// like each located skill's ink (see twinReads), beyond the budget, and assigns again.
+// like each located skill's ink (see twinReads), beyond the budget (at most twinBudget
+// reads), and marks the skills they read like as twins.
 func (l *Locator) readTwins(im *inkMap, cands, all []*candidate, res []skillMatch, skills, folded []string, whitelist string, b *budget) ([]skillMatch, []*candidate, error) {
 	if !b.cut {
 		return res, all, nil
@@ -592,6 +594,9 @@ func (l *Locator) readTwins(im *inkMap, cands, all []*candidate, res []skillMatc
 		}
 		sort.Slice(ns, func(i, j int) bool { return ns[i].d < ns[j].d })
 		for _, n := range ns[:min(len(ns), twinReads)] {
+			if len(views)+len(n.c.views) > twinBudget {
+				break
+			}
 			read[n.c] = true
 			extra = append(extra, n.c)
 			views = append(views, n.c.views...)
@@ -607,8 +612,20 @@ func (l *Locator) readTwins(im *inkMap, cands, all []*candidate, res []skillMatc
 			return nil, nil, v.err
 		}
 	}
-	all = append(append([]*candidate{}, all...), extra...)
-	return assignSkills(im, all, skills, folded, b.floor), all, nil
+	// The assignment stands (a last look beyond the budget places no skill): a region read
+	// here is only a twin, as markTwins would take it, of the skill it was read for.
+	for k := range res {
+		m := &res[k]
+		if m.cand == nil || len([]rune(folded[k])) <= 2 {
+			continue
+		}
+		for _, c := range extra {
+			if v, s := c.bestView(folded[k]); v != nil && s >= b.floor && m.twinLike(s) {
+				m.twin, m.twinSim = v, s
+			}
+		}
+	}
+	return res, append(append([]*candidate{}, all...), extra...), nil
 }
 
 // allPlaced reports whether every skill the model can read has a good read.
@@ -927,7 +944,7 @@ func markTwins(opts [][]option, res []skillMatch) []skillMatch {
 			continue
 		}
 		for _, o := range opts[k] {
-			if o.cand == m.cand || o.sim < max(lowSim, min(m.sim-ambiguousLead, goodSim)) || o.sim <= m.twinSim {
+			if o.cand == m.cand || !m.twinLike(o.sim) {
 				continue
 			}
 			free := true
@@ -943,6 +960,12 @@ func markTwins(opts [][]option, res []skillMatch) []skillMatch {
 		}
 	}
 	return res
+}
+
+// twinLike reports whether other ink read sim like the skill is a better twin than m's: at
+// least lowSim, and within ambiguousLead of the match or at least goodSim (see markTwins).
+func (m *skillMatch) twinLike(sim float64) bool {
+	return sim >= max(lowSim, min(m.sim-ambiguousLead, goodSim)) && sim > m.twinSim
 }
 
 // option is one candidate for one skill.
