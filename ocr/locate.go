@@ -1190,8 +1190,11 @@ func convexHull(p []judge.Point) []judge.Point {
 // "hand", leaves the rest of the ink unread).
 func (im *inkMap) shortWordFits(v *view, n int) bool {
 	rg := v.rg
-	if rg.full != nil {
-		return false // a clipped view is for long words' descender loops, not a letter
+	if rg.lastLook() {
+		// A clipped view is for long words' descender loops, a tilted one for the axis a
+		// long word's capital and descenders turn (tilt.go): neither is a letter or two
+		// (a tilted view read "E" out of "Text" on breta_page09: TestSingleLettersNotWords).
+		return false
 	}
 	// A letter or two has no reading direction of its own to measure: read along one of the
 	// sheet's edges, as people write on a sheet; a diagonal read of a squarish word ("by"

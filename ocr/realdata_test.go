@@ -11,21 +11,13 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tearcam/internal/realdata"
 	"tearcam/judge"
 )
 
-// realdataDir is ../shared/realdata beside the repository (OCR_REALDATA overrides it).
-func realdataDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("OCR_REALDATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "realdata")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skipf("real photos not found at %s (set OCR_REALDATA)", dir)
-	}
-	return dir
-}
+// realdataDir is the folder of the real photos (internal/realdata: TEARCAM_REALDATA, else
+// shared/realdata above the working directory, else /work/shared/realdata).
+func realdataDir(t *testing.T) string { return realdata.Dir(t) }
 
 // realImages are the real photos with their width in millimetres as guessed by eye (the
 // photos are not rectified, so the scale Locate is given is an estimate: a sheet photo is

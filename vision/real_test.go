@@ -9,20 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"tearcam/internal/realdata"
 	"tearcam/template"
 )
 
-// realDir is the folder of real photos (../shared/realdata); tests using it skip without it.
-func realDir(t testing.TB) string {
-	d := os.Getenv("TEARCAM_REALDATA")
-	if d == "" {
-		d = "/work/shared/realdata"
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("real photos not available (%s); set TEARCAM_REALDATA", d)
-	}
-	return d
-}
+// realDir is the folder of the real photos (internal/realdata: TEARCAM_REALDATA, else
+// shared/realdata above the working directory, else /work/shared/realdata); tests using it
+// skip without it.
+func realDir(t testing.TB) string { return realdata.Dir(t) }
 
 func TestRealDebug(t *testing.T) {
 	if os.Getenv("VISION_DEBUG") == "" {
