@@ -138,6 +138,11 @@ func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e
 // lead out of it); photos that do not exist are listed in Missing, not refused. Errors are
 // *Error.
 func Load(path string, mode Mode) (*Manifest, error) {
+	// Stat before opening: opening a FIFO for reading waits for a writer for good (a tester:
+	// `tearcam audit fifo.jpg` could be stopped only by SIGKILL).
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Msg: "not a regular file"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: oneLine(errors.Unwrap(err), err)}

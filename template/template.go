@@ -136,6 +136,10 @@ func Load(path string) (Template, error) {
 	if path == "" || path == "default" {
 		return Default(), nil
 	}
+	// Stat before reading: reading a FIFO waits for a writer for good (a tester).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return Template{}, fmt.Errorf("template %s: not a regular file", path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Template{}, fmt.Errorf("template %s: %w", path, err)

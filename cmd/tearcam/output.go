@@ -215,6 +215,8 @@ const sqliteNotADB = 26
 func checkDBFile(flag, path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return usageErrorf("%s %s: is a folder", flag, path)
+	} else if err == nil && !st.Mode().IsRegular() {
+		return usageErrorf("%s %s: not a regular file (a session database is a file)", flag, path)
 	} else if err == nil && !writable(path) {
 		return usageErrorf("%s %s: the database file is not writable", flag, path)
 	}

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -498,6 +500,48 @@ func TestNotADatabase(t *testing.T) {
 			got, err := os.ReadFile(photo)
 			require.NoError(t, err)
 			assert.Equal(t, data, got)
+		})
+	}
+}
+
+// TestFIFOInputsRefused: a FIFO (named pipe) given as the manifest, a watch plan, a template
+// or the session database is refused in one line naming it, exit 2. Opening a FIFO for
+// reading waits for a writer for good, and the audit could then be stopped only by SIGKILL
+// (a tester); a FIFO as a photo is refused too (TestAuditFIFOPhoto).
+func TestFIFOInputsRefused(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	fifo := filepath.Join(t.TempDir(), "fifo.jpg")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	dir := filepath.Dir(manifest)
+	before, after := filepath.Join(dir, "ann-0.jpg"), filepath.Join(dir, "ann-1.jpg")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"audit manifest", []string{"audit", fifo}, fifo + ": not a regular file"},
+		{"audit --db", []string{"audit", manifest, "--db", fifo}, "--db " + fifo + ": not a regular file"},
+		{"throw --db", []string{"throw", "--db", fifo, "--player", "Ann", "--skill", "Archery"}, "--db " + fifo + ": not a regular file"},
+		{"judge --template", []string{"judge", "--before", before, "--after", after, "--skills", "A", "--tear", "use:A", "--template", fifo}, "template " + fifo + ": not a regular file"},
+		{"watch --session", []string{"watch", "--source", before, "--session", fifo}, fifo + ": not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			iostreams, stdout, stderr := testIO()
+			done := make(chan int, 1)
+			go func() { done <- Main(tc.args, iostreams) }()
+			select {
+			case code := <-done:
+				assert.Equal(t, 2, code, stderr.String())
+				assert.Empty(t, stdout.String())
+				assert.Contains(t, stderr.String(), tc.want)
+				assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+			case <-time.After(60 * time.Second):
+				// Unblock the reader so the test process can end, then fail.
+				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+				t.Fatalf("%v still running after 60 s: it waits on the FIFO", tc.args)
+			}
 		})
 	}
 }
