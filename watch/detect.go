@@ -21,12 +21,18 @@ type DetectorConfig struct {
 	// been covered since it was taken; DisturbedFor frames of it re-arm the detector.
 	MinChange    float64
 	DisturbedFor int
+	// MinTornChange is the Stats.Change of a still, uncovered frame, after something moved
+	// since the sheet was taken, that counts as the sheet having been torn where it lay: the
+	// new still sheet is taken without having left the table. A tear removes at least a
+	// sliver of the reference's paper; an untouched sheet changes by about nothing. 0 turns
+	// the test off (then only MinChange re-arms).
+	MinTornChange float64
 }
 
 // DefaultDetectorConfig takes a sheet after 0.4 s without motion.
 func DefaultDetectorConfig() DetectorConfig {
 	return DetectorConfig{StillFor: 400 * time.Millisecond, MaxMotion: 0.003, MinPaper: 0.02,
-		MaxHands: 0.03, MinChange: 0.25, DisturbedFor: 2}
+		MaxHands: 0.03, MinChange: 0.25, DisturbedFor: 2, MinTornChange: 0.01}
 }
 
 // Phase is what the Detector thinks is on the table.
@@ -47,7 +53,9 @@ func (p Phase) String() string {
 // Detector decides, frame after frame, when a sheet has settled on the table: present, no
 // motion and no hands for StillFor. It reports each settling once; it reports again only
 // after the sheet has left the table or been covered (Stats.Change, or no paper) for
-// DisturbedFor frames and settled anew. Pure Go; not safe for concurrent use.
+// DisturbedFor frames and settled anew, or when, since the sheet was taken, something moved
+// and the sheet lies still again changed by MinTornChange (torn in place). Pure Go; not safe
+// for concurrent use.
 type Detector struct {
 	cfg       DetectorConfig
 	phase     Phase
@@ -91,12 +99,18 @@ func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
 		}
 		if d.disturbed >= max(1, d.cfg.DisturbedFor) {
 			d.phase, d.disturbed = Waiting, 0
+			return false
 		}
-		return false
+		// Torn where it lay: something moved (hands tearing, or a cut in a video), and the
+		// sheet lies still and uncovered again but no longer as it was taken. Without this a
+		// tear of under MinChange of the sheet that never left the table was never seen (a
+		// tester: breta-1 then breta-4 in place, tear 2 "announced but never seen").
+		if !(d.moved && d.cfg.MinTornChange > 0 && s.Change >= d.cfg.MinTornChange && d.still(s)) {
+			return false
+		}
+		d.phase, d.disturbed = Waiting, 0
 	}
-	still := present && s.Motion <= d.cfg.MaxMotion && (d.cfg.MaxHands <= 0 || s.Hands <= d.cfg.MaxHands) &&
-		(d.cfg.MaxSkinRise <= 0 || s.Skin-d.minSkin <= d.cfg.MaxSkinRise)
-	if !still {
+	if !d.still(s) {
 		d.phase = Waiting
 		return false
 	}
@@ -108,6 +122,13 @@ func (d *Detector) Update(t time.Duration, s Stats) (settled bool) {
 		return true
 	}
 	return false
+}
+
+// still reports whether s is a still frame of an uncovered sheet: paper present, no motion,
+// no hands (MaxHands), no more skin than the least seen (MaxSkinRise).
+func (d *Detector) still(s Stats) bool {
+	return s.Paper >= d.cfg.MinPaper && s.Motion <= d.cfg.MaxMotion && (d.cfg.MaxHands <= 0 || s.Hands <= d.cfg.MaxHands) &&
+		(d.cfg.MaxSkinRise <= 0 || s.Skin-d.minSkin <= d.cfg.MaxSkinRise)
 }
 
 // Rearm forgets the last taken sheet once something has moved since it was taken (at once

@@ -336,3 +336,35 @@ func TestCoveredFrameWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectorTornInPlace: a sheet torn where it lies (hands over it, then gone; or a cut
+// in a video from one photo to the next) never leaves the table, so Change stays under
+// MinChange; once something has moved and the sheet lies still, uncovered and changed by at
+// least MinTornChange, it is taken again. A hand passing over an untouched sheet, which
+// leaves it as it was, is not (a tester: tear 2 of breta-1 then breta-4 was never seen).
+func TestDetectorTornInPlace(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * 100 * time.Millisecond }
+	still := Stats{Paper: 0.3}
+	hands := Stats{Paper: 0.28, Motion: 0.05, Hands: 0.1, Change: 0.12}
+	torn := Stats{Paper: 0.27, Change: 0.06} // 6% of the taken sheet's paper changed
+	same := Stats{Paper: 0.3, Change: 0.002} // the same sheet, noise
+	cut := Stats{Paper: 0.27, Motion: 0.2, Change: 0.06}
+	run := func(seq []Stats) []int {
+		d := NewDetector(DefaultDetectorConfig())
+		var got []int
+		for i, s := range seq {
+			if d.Update(ms(i), s) {
+				got = append(got, i)
+			}
+		}
+		return got
+	}
+	// Taken at frame 4 (still from 0, StillFor 0.4 s); torn in place from frame 8: taken at 12.
+	assert.Equal(t, []int{4, 12}, run([]Stats{still, still, still, still, still, still, hands, hands, torn, torn, torn, torn, torn, torn}))
+	// A video cut from one photo to the next: one frame of motion, then the torn sheet.
+	assert.Equal(t, []int{4, 10}, run([]Stats{still, still, still, still, still, cut, torn, torn, torn, torn, torn, torn}))
+	// A hand over the sheet that tears nothing: not taken again.
+	assert.Equal(t, []int{4}, run([]Stats{still, still, still, still, still, hands, hands, same, same, same, same, same, same}))
+	// A changed sheet without anything having moved (light drifting): not taken again.
+	assert.Equal(t, []int{4}, run([]Stats{still, still, still, still, still, torn, torn, torn, torn, torn, torn}))
+}

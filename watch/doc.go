@@ -14,7 +14,8 @@
 // The Detector takes a frame when paper is present and nothing moved, and no hands were on
 // the table, for StillFor (0.4 s). It takes the next one only after the sheet has left the
 // table or been covered (a quarter of the taken sheet's paper changed) and settled anew, so
-// each lay-down is taken exactly once; or, when the frame taken was refused (something lay on
+// each lay-down is taken exactly once; or once something moved and the sheet lies still and
+// uncovered with at least 1% of its paper changed (torn where it lay, MinTornChange); or, when the frame taken was refused (something lay on
 // the sheet: Referee.Tear returned ErrCovered; or no sheet was found in it), once anything
 // moved and the sheet lay still again. A video file read without Realtime waits for each
 // taken frame to be judged before it reads on, so what is taken does not depend on speed.
