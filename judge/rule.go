@@ -322,7 +322,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				// way the doubt goes. Whether it was removed whole (a full letter) is too close
 				// to call, which matters only for the skill torn for.
 				if counts {
-					tooClose = append(tooClose, letterName(j, runes, s.name)+" is removed whole or cut")
+					tooClose = append(tooClose, letterName(j, runes, s.name)+" may be removed whole (a full letter) or only cut (not one)")
 				}
 				d.notes = append(d.notes, letterName(j, runes, s.name)+" is removed whole or cut (the tear passes within measurement error of its ink): not left either way")
 			case LetterOnSheetOrCut:

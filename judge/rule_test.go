@@ -175,7 +175,7 @@ func TestRuleOneTear(t *testing.T) {
 		// Removed or cut, and no letter certainly removed: it could be the full letter, so
 		// the verdict is undecided.
 		{name: "removed-or-cut letter of named skill", tear: use("Hop"), m: meas("XOO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of "Hop" was removed is too close to call: letter 1 ('H') of "Hop" is removed whole or cut`, skills: left(2, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of "Hop" was removed is too close to call: letter 1 ('H') of "Hop" may be removed whole (a full letter) or only cut (not one)`, skills: left(2, 3, true)},
 		// Beside a certainly removed letter: valid, and the removed-or-cut o is not left
 		// either way, so Hop's count (p: 1) is certain.
 		{name: "removed-or-cut letter beside a removed one", tear: use("Hop"), m: meas("RXO", "OOO"),
@@ -195,7 +195,7 @@ func TestRuleOneTear(t *testing.T) {
 		// A penalty that names no skill may take its letter from any: every letter too close
 		// to call is named, with its skill.
 		{name: "unnamed penalty, letters of two skills too close to call", tear: penalty(""), m: meas("AOO", "OXO"),
-			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of any skill was removed is too close to call: letter 1 ('H') of "Hop" is within measurement error of the tear, letter 2 ('x') of "Axe" is removed whole or cut`,
+			verdict: Undecided, faults: []Fault{}, reason: `whether a full letter of any skill was removed is too close to call: letter 1 ('H') of "Hop" is within measurement error of the tear, letter 2 ('x') of "Axe" may be removed whole (a full letter) or only cut (not one)`,
 			skills: notMeasured(left(3, 2, true), "Hop")},
 		{name: "wrong letter count", tear: use("Hop"), m: meas("ROOO", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: `"Hop" has 3 letters but 4 were measured`, skills: left(3, 3, true)},
