@@ -180,14 +180,20 @@ func splitSheet(loc *located) (*located, *region, error) {
 	return nil, nil, err
 }
 
+// sizable reports whether region r of l is of a sheet's size: at least 3% of the work image
+// and not (nearly) all of it.
+func (l *located) sizable(r *region) bool {
+	a := float64(l.w * l.h)
+	return r.area >= 0.03*a && r.area < 0.98*a
+}
+
 // sheetRegions are the located regions that look like a whole sheet (sheetLike) and are
 // between 3% and 98% of the photo, largest first.
 func sheetRegions(l *located) []*region {
-	imgArea := float64(l.w * l.h)
 	var sheets []*region
 	for i := range l.regions {
 		r := &l.regions[i]
-		if r.area >= 0.03*imgArea && r.area < 0.98*imgArea && r.sheetLike() {
+		if l.sizable(r) && r.sheetLike() {
 			sheets = append(sheets, r)
 		}
 	}
@@ -208,11 +214,10 @@ func severalSheets(sheets []*region) error {
 // severalSheetsIn is severalSheets for a photo located without quadrilaterals (Register's):
 // they are fitted here, and only when a second region is large enough to matter.
 func severalSheetsIn(l *located) error {
-	imgArea := float64(l.w * l.h)
 	var big []region
-	for _, r := range l.regions {
-		if r.area >= 0.03*imgArea && r.area < 0.98*imgArea {
-			big = append(big, r)
+	for i := range l.regions {
+		if l.sizable(&l.regions[i]) {
+			big = append(big, l.regions[i])
 		}
 	}
 	if len(big) < 2 || big[1].area <= 0.3*big[0].area {
@@ -242,10 +247,9 @@ func (r *region) tornSheetLike() bool {
 // that plainly shows one). It only words the error; on the sample's torn photos fill is
 // 0.84-0.92 and support 0.52-0.77.
 func tornPaperIn(l *located) bool {
-	imgArea := float64(l.w * l.h)
 	for i := range l.regions {
 		r := &l.regions[i]
-		if r.area >= 0.03*imgArea && r.area < 0.98*imgArea && r.quadOK && r.fill > 0.6 && r.support > 0.4 {
+		if l.sizable(r) && r.quadOK && r.fill > 0.6 && r.support > 0.4 {
 			return true
 		}
 	}
@@ -254,14 +258,13 @@ func tornPaperIn(l *located) bool {
 
 // pickSheet chooses the sheet among the located regions or says why there is none.
 func pickSheet(l *located) (*region, error) {
-	imgArea := float64(l.w * l.h)
 	sheets := sheetRegions(l)
 	if len(sheets) == 0 {
 		// A big paper-coloured blob with straight sides that runs into the frame's edge is a
 		// sheet cut off by the frame.
 		for i := range l.regions {
 			r := &l.regions[i]
-			if r.touches > 0 && r.area >= 0.03*imgArea && r.area < 0.98*imgArea && r.quadOK && r.sideFit > 0.7 {
+			if r.touches > 0 && l.sizable(r) && r.quadOK && r.sideFit > 0.7 {
 				return nil, ErrSheetCutOff
 			}
 		}
