@@ -289,3 +289,40 @@ func TestFaintWordNextToBlackInk(t *testing.T) {
 		}
 	}
 }
+
+// TestInLine: two regions are one line's pieces by the direction of the more elongated one.
+// The regions are those of a large "Dog Training" (dkgBd, cap 16 mm, 4 px/mm; lead-synth8
+// case-012): "Dog Tr" 300x122 px along 6 degrees, and "aining", 190x100 px, whose g's loop
+// turns its axis to 31 degrees. Along the short piece's axis the long one lies 153 px off
+// the line (over 0.8 of the 122 px height), along the long one's 50 px: they were never read
+// as one, and the skill was not located.
+func TestInLine(t *testing.T) {
+	reg := func(cx, cy, deg, long, high float64) *region {
+		th := deg * math.Pi / 180
+		return &region{cx: cx, cy: cy, ux: math.Cos(th), uy: math.Sin(th), u0: -long / 2, u1: long / 2, v0: -high / 2, v1: high / 2}
+	}
+	dog := reg(204, 212, 6, 300, 122)
+	cases := []struct {
+		name string
+		a, b *region
+		want bool
+	}{
+		{"short piece tilted by its loop", dog, reg(464, 188, 31, 190, 100), true},
+		// The same piece a line lower: its centre one height (122 px) below the long piece's
+		// line (it lay 51 px above it) is another line.
+		{"a line below", dog, reg(464-18, 188+172, 31, 190, 100), false},
+		{"a line below, level", dog, reg(464-18, 188+172, 6, 190, 100), false},
+		{"far along the line", dog, reg(204+300+2.6*122+95, 212+0.1*(300+2.6*122+95), 6, 190, 100), false},
+		{"letters three times the size", dog, reg(464, 188, 6, 190, 400), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := inLine(c.a, c.b); got != c.want {
+				t.Errorf("inLine(a, b) = %v, want %v", got, c.want)
+			}
+			if got := inLine(c.b, c.a); got != c.want {
+				t.Errorf("inLine(b, a) = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -864,8 +864,13 @@ func ownerOf(cands []*candidate, v *view) *candidate {
 
 // inLine reports whether two regions could be two pieces of one line of writing: similar
 // reading direction, similar letter height, and a gap of at most about two letter heights
-// along that direction.
+// along that direction. The direction is the more elongated region's: a short word's axis
+// is turned by its descender loops and capitals (the "ining" of a large "Dog Training",
+// its g's loop as large as a letter, lay 25 degrees off its line), a long one's much less.
 func inLine(a, b *region) bool {
+	if (b.u1-b.u0)*(a.v1-a.v0) > (a.u1-a.u0)*(b.v1-b.v0) {
+		a, b = b, a
+	}
 	ha, hb := a.v1-a.v0, b.v1-b.v0
 	if math.Max(ha, hb) > 2.2*math.Min(ha, hb) {
 		return false
