@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
 
 	"tearcam/internal/synth"
 )
@@ -20,7 +21,7 @@ import (
 func TestFloodLabels(t *testing.T) {
 	w, h := 7, 3
 	cost := make([]uint16, w*h)
-	lab := make([]int32, w*h)
+	lab := make([]int8, w*h)
 	stop := make([]byte, w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -34,16 +35,16 @@ func TestFloodLabels(t *testing.T) {
 	}
 	stop[1*w+2] = 255
 	floodLabels(lab, cost, stop, w, h)
-	want := []int32{1, 1, 1, 1, 2, 2, 2}
+	want := []int8{1, 1, 1, 1, 2, 2, 2}
 	for y := 0; y < h; y++ {
 		assert.Equal(t, want, lab[y*w:(y+1)*w], "row %d", y)
 	}
 
 	// A pixel reached only through a stop pixel keeps 0 (open): column 1 of a 3x1 strip
 	// whose only way from the seed runs through a stop pixel.
-	lab = []int32{floodPaper, 0, 0}
+	lab = []int8{floodPaper, 0, 0}
 	floodLabels(lab, []uint16{0, 0, 0}, []byte{0, 255, 0}, 3, 1)
-	assert.Equal(t, []int32{floodPaper, floodPaper, 0}, lab)
+	assert.Equal(t, []int8{floodPaper, floodPaper, 0}, lab)
 }
 
 // TestEdgeRefineDesk registers the project set's photos on the pale desk (case-003 ines,
@@ -117,23 +118,34 @@ func TestEdgeRefineDesk(t *testing.T) {
 	assert.Equal(t, len(want), seen, "photos with worked values measured")
 }
 
+// tornOn photographs the benchmark's sheet (bench_test.go) untorn and torn, each on a
+// 1600x1200 table of the given kind (fixture_test.go's background), and returns the fresh
+// sheet and the torn photo; the caller closes both.
+func tornOn(tb testing.TB, kind string) (*SheetImage, gocv.Mat) {
+	sheet := renderSheet(tb, a4, 2)
+	defer sheet.Close()
+	bg1, bg2 := background(tb, kind, 1600, 1200, 3), background(tb, kind, 1600, 1200, 4)
+	defer bg1.Close()
+	defer bg2.Close()
+	f := photograph(tb, sheet, a4, nil, bg1, pt{800, 600}, 0, 3.6, 0)
+	defer f.photo.Close()
+	remaining := []pt{{0, 0}, {210, 0}, {210, 100}, {150, 120}, {140, 170}, {210, 190}, {210, 297}, {0, 297}}
+	a := photograph(tb, sheet, a4, [][]pt{remaining}, bg2, pt{820, 590}, 172, 3.3, 0.12)
+	fresh, err := Fresh(f.photo, a4)
+	if err != nil {
+		a.photo.Close()
+		require.NoError(tb, err)
+	}
+	return fresh, a.photo
+}
+
 // benchEdgeRefine times edgeRefine alone on the benchmark's torn after-photo (1600x1200)
 // photographed on a table of the given kind (fixture_test.go's background), registered.
 func benchEdgeRefine(b *testing.B, kind string) {
-	sheet := renderSheet(b, a4, 2)
-	defer sheet.Close()
-	bg1, bg2 := background(b, kind, 1600, 1200, 3), background(b, kind, 1600, 1200, 4)
-	defer bg1.Close()
-	defer bg2.Close()
-	f := photograph(b, sheet, a4, nil, bg1, pt{800, 600}, 0, 3.6, 0)
-	defer f.photo.Close()
-	remaining := []pt{{0, 0}, {210, 0}, {210, 100}, {150, 120}, {140, 170}, {210, 190}, {210, 297}, {0, 297}}
-	a := photograph(b, sheet, a4, [][]pt{remaining}, bg2, pt{820, 590}, 172, 3.3, 0.12)
-	defer a.photo.Close()
-	fresh, err := Fresh(f.photo, a4)
-	require.NoError(b, err)
+	fresh, photo := tornOn(b, kind)
 	defer fresh.Close()
-	s, err := Register(fresh, a.photo)
+	defer photo.Close()
+	s, err := Register(fresh, photo)
 	require.NoError(b, err)
 	defer s.Close()
 	b.ResetTimer()
