@@ -64,6 +64,8 @@ type SheetImage struct {
 	// inkGray is the fresh sheet's grey image (frame layout), where letters' ink is judged:
 	// registered sheets share their fresh sheet's; nil on a fresh sheet (its Image is it).
 	inkGray []byte
+	// zone: the fresh sheet's inkZone, shared with the sheets registered to it (samelook.go)
+	zone *zoneCache
 	// registered: made by Register (a later photo), not by Fresh.
 	registered bool
 

@@ -294,7 +294,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	var same, shown, holes []string
 	var ink []byte // inkZone of the fresh sheet, for sameLook and holeLooksLikePaper
 	if len(pieces) > 0 && img != nil {
-		ink = inkZone(freshGray(before), w, h, ppm) // a registered sheet carries the fresh one's
+		ink = sheetInkZone(before, w, h, ppm) // a registered sheet carries the fresh one's
 	}
 	for pi, p := range pieces {
 		pm := make([]byte, w*h)

@@ -131,6 +131,7 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 	spread := max(occK*kthSmallest(rs, min(len(rs)-1, int(occSpreadQ*float64(len(rs))))), occChromaMin)
 	fm := make([]byte, sz.X*sz.Y)
 	found := false
+	box := image.Rectangle{Min: sz} // the foreign pixels' bounding box
 	for y := 0; y < sz.Y; y++ {
 		i0, j0 := (y+off)*fw+off, y*sz.X
 		crow := int(tf.cellY[y+off]) * tf.cw
@@ -154,19 +155,41 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 			if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
 				fm[j] = 255
 				found = true
+				box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
+				box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
 			}
 		}
 	}
 	if !found {
 		return fm
 	}
-	m := newMask(sz.X, sz.Y, fm)
+	openIn(fm, sz.X, sz.Y, int(math.Round(occOpenMM*ppm))|1, box)
+	return fm
+}
+
+// openIn opens the mask b (w x h, 255) in place with an elliptic structuring element of
+// diameter d (OpenCV's morphologyEx, MORPH_OPEN), given box, a rectangle outside which b is
+// 0: only box grown by d (where the opening can differ from 0) is opened, the same pixels as
+// an opening of the whole frame gives (the erosion's window never reaches past what is
+// copied, and what lies beyond is 0 in both).
+func openIn(b []byte, w, h, d int, box image.Rectangle) {
+	r := box.Inset(-d).Intersect(image.Rect(0, 0, w, h))
+	if r.Empty() {
+		return
+	}
+	sub := make([]byte, r.Dx()*r.Dy())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		copy(sub[(y-r.Min.Y)*r.Dx():(y-r.Min.Y+1)*r.Dx()], b[y*w+r.Min.X:y*w+r.Max.X])
+	}
+	m := newMask(r.Dx(), r.Dy(), sub)
 	defer m.Close()
-	d := int(math.Round(occOpenMM*ppm)) | 1
 	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(d, d))
 	defer k.Close()
 	gocv.MorphologyEx(m, &m, gocv.MorphOpen, k)
-	return m.ToBytes()
+	ob := u8view(m)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		copy(b[y*w+r.Min.X:y*w+r.Max.X], ob[(y-r.Min.Y)*r.Dx():(y-r.Min.Y+1)*r.Dx()])
+	}
 }
 
 // kthSmallest returns the k-th smallest of v (0-based: what v[k] would be after sorting),

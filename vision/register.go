@@ -489,7 +489,7 @@ const (
 // (returning it with the error) when the residuals are too large (see Register).
 func finishRegister(fresh *SheetImage, h homog, mask, img gocv.Mat, foreign []byte, notes []string, resid, outlineMM, edgeMM, edgeAllMM float64, npatch int) (*SheetImage, error) {
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes, inkGray: freshGray(fresh), registered: true}
+	out := &SheetImage{PxPerMM: fresh.PxPerMM, Paper: fresh.Paper, H: [9]float64(h), paperLab: fresh.paperLab, Notes: notes, inkGray: freshGray(fresh), zone: freshZone(fresh), registered: true}
 	for i, c := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
 		out.Corners[i] = h.apply(c).f32()
 	}

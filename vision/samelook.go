@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"sync"
 
 	"gocv.io/x/gocv"
 )
@@ -52,6 +53,35 @@ func inkZone(g []byte, w, h int, ppm float64) []byte {
 	defer k.Close()
 	gocv.Dilate(th, &th, k)
 	return th.ToBytes()
+}
+
+// zoneCache holds a fresh sheet's inkZone (frame w x h at ppm), shared with the sheets
+// registered to it, whose inkGray is the fresh sheet's: Measure needs it for every tear, and
+// it is the same each time (an adaptive threshold and a dilation over the whole frame).
+type zoneCache struct {
+	once sync.Once
+	w, h int
+	ppm  float64
+	zone []byte
+}
+
+// freshZone returns fresh's zoneCache, made on first use (Register hands it on).
+func freshZone(fresh *SheetImage) *zoneCache {
+	if fresh.zone == nil {
+		fresh.zone = &zoneCache{}
+	}
+	return fresh.zone
+}
+
+// sheetInkZone is inkZone(freshGray(s), w, h, ppm), computed once for s's fresh sheet and
+// every sheet registered to it (read-only for callers).
+func sheetInkZone(s *SheetImage, w, h int, ppm float64) []byte {
+	zc := freshZone(s)
+	zc.once.Do(func() { zc.w, zc.h, zc.ppm, zc.zone = w, h, ppm, inkZone(freshGray(s), w, h, ppm) })
+	if zc.w != w || zc.h != h || zc.ppm != ppm {
+		return inkZone(freshGray(s), w, h, ppm)
+	}
+	return zc.zone
 }
 
 // sheetBGR returns a sheet image's BGR bytes (frame layout w x h), nil when it has none.
