@@ -17,11 +17,16 @@ type benchFixture struct {
 	sheet        gocv.Mat
 }
 
-func newBenchFixture(b testing.TB) *benchFixture {
+// newBenchFixture photographs the sheet on a wood table.
+func newBenchFixture(b testing.TB) *benchFixture { return newBenchFixtureOn(b, "wood") }
+
+// newBenchFixtureOn photographs the sheet on a table of the given kind (fixture_test.go's
+// background): "light" is the pale table, where edgeRefine runs (edgemask.go).
+func newBenchFixtureOn(b testing.TB, kind string) *benchFixture {
 	f := &benchFixture{}
 	f.sheet = renderSheet(b, a4, 2)
-	f.bg1 = background(b, "wood", 1600, 1200, 3)
-	f.bg2 = background(b, "wood", 1600, 1200, 4)
+	f.bg1 = background(b, kind, 1600, 1200, 3)
+	f.bg2 = background(b, kind, 1600, 1200, 4)
 	f.fresh = photograph(b, f.sheet, a4, nil, f.bg1, pt{800, 600}, 0, 3.6, 0)
 	remaining := []pt{{0, 0}, {210, 0}, {210, 100}, {150, 120}, {140, 170}, {210, 190}, {210, 297}, {0, 297}}
 	f.after = photograph(b, f.sheet, a4, [][]pt{remaining}, f.bg2, pt{820, 590}, 172, 3.3, 0.12)
@@ -54,8 +59,14 @@ func BenchmarkFresh(b *testing.B) {
 
 // BenchmarkRegister: register a torn, turned 1600x1200 after-photo (fresh features cached,
 // as in a session where the fresh sheet is registered against many times).
-func BenchmarkRegister(b *testing.B) {
-	f := newBenchFixture(b)
+func BenchmarkRegister(b *testing.B) { benchRegister(b, "wood") }
+
+// BenchmarkRegisterLight: the same on a light grey table (the pale desk's case, where the
+// paper mask is re-decided by the photo's brightness steps: edgeRefine).
+func BenchmarkRegisterLight(b *testing.B) { benchRegister(b, "light") }
+
+func benchRegister(b *testing.B, kind string) {
+	f := newBenchFixtureOn(b, kind)
 	defer f.Close()
 	fresh, err := Fresh(f.fresh.photo, a4)
 	if err != nil {
@@ -75,8 +86,13 @@ func BenchmarkRegister(b *testing.B) {
 }
 
 // BenchmarkMeasure: tear geometry + template fit (piece and remaining paper) + letters.
-func BenchmarkMeasure(b *testing.B) {
-	f := newBenchFixture(b)
+func BenchmarkMeasure(b *testing.B) { benchMeasure(b, "wood") }
+
+// BenchmarkMeasureLight: the same on a light grey table.
+func BenchmarkMeasureLight(b *testing.B) { benchMeasure(b, "light") }
+
+func benchMeasure(b *testing.B, kind string) {
+	f := newBenchFixtureOn(b, kind)
 	defer f.Close()
 	fresh, err := Fresh(f.fresh.photo, a4)
 	if err != nil {

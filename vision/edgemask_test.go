@@ -118,25 +118,14 @@ func TestEdgeRefineDesk(t *testing.T) {
 	assert.Equal(t, len(want), seen, "photos with worked values measured")
 }
 
-// tornOn photographs the benchmark's sheet (bench_test.go) untorn and torn, each on a
-// 1600x1200 table of the given kind (fixture_test.go's background), and returns the fresh
-// sheet and the torn photo; the caller closes both.
+// tornOn is the benchmark's sheet (newBenchFixtureOn) on a table of the given kind: the
+// fresh sheet and the torn photo; the caller closes both.
 func tornOn(tb testing.TB, kind string) (*SheetImage, gocv.Mat) {
-	sheet := renderSheet(tb, a4, 2)
-	defer sheet.Close()
-	bg1, bg2 := background(tb, kind, 1600, 1200, 3), background(tb, kind, 1600, 1200, 4)
-	defer bg1.Close()
-	defer bg2.Close()
-	f := photograph(tb, sheet, a4, nil, bg1, pt{800, 600}, 0, 3.6, 0)
-	defer f.photo.Close()
-	remaining := []pt{{0, 0}, {210, 0}, {210, 100}, {150, 120}, {140, 170}, {210, 190}, {210, 297}, {0, 297}}
-	a := photograph(tb, sheet, a4, [][]pt{remaining}, bg2, pt{820, 590}, 172, 3.3, 0.12)
-	fresh, err := Fresh(f.photo, a4)
-	if err != nil {
-		a.photo.Close()
-		require.NoError(tb, err)
-	}
-	return fresh, a.photo
+	f := newBenchFixtureOn(tb, kind)
+	defer f.Close()
+	fresh, err := Fresh(f.fresh.photo, a4)
+	require.NoError(tb, err)
+	return fresh, f.after.photo.Clone()
 }
 
 // benchEdgeRefine times edgeRefine alone on the benchmark's torn after-photo (1600x1200)
