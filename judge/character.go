@@ -51,6 +51,11 @@ type skillTrack struct {
 	// doubt: why the ink located may not be the skill's beyond the confidences
 	// (SkillLayout.Doubt: it reads as well in another place).
 	doubt string
+	// staleSince is the index of the tear since which the letters left are not measured
+	// (0: they are): a tear whose paper loss was not measured (refused, in doubt, not
+	// allowed) may have torn letters off, and they are counted as left until a later
+	// measurement, made against the last measured sheet, says which went (LetterGone).
+	staleSince int
 }
 
 // VerdictReadConfidence is the location confidence under which the skill torn for makes
@@ -104,7 +109,7 @@ func (s skillTrack) remaining() int {
 // measured reports whether every letter counted as left was located on the fresh sheet and
 // called whole by the last measurement, so that the count left comes from measurements.
 func (s skillTrack) measured() bool {
-	if s.weak {
+	if s.weak || (s.staleSince > 0 && s.remaining() > 0) {
 		return false
 	}
 	for i, l := range s.left {

@@ -91,6 +91,10 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		r.Verdict = Undecided
 		r.UndecidedReason = "tear not allowed: " + err.Error()
 		r.LettersAsBefore = true
+		if m.Refused != "" || m.Pieces > 0 {
+			// Paper was torn off (or may have been) and its letters are not ruled.
+			c.markStale(index)
+		}
 		c.finish(&r)
 		return r
 	}
@@ -122,6 +126,7 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		r.UndecidedReason = strings.Join(d.undecided, "; ")
 		if m.Refused != "" || d.lettersDoubted {
 			r.LettersAsBefore = true
+			c.markStale(index)
 			r.Notes = append(r.Notes, "undecided: nothing measured reliably; letters, owed tears and paper carried unchanged")
 		} else {
 			// A letter torn off is gone whether or not the tear was valid: the letters are
@@ -182,6 +187,17 @@ func (c *Character) applyLetters(d decision) {
 		if d.left[i] != nil {
 			c.skills[i].left = d.left[i]
 			c.skills[i].doubtful = d.doubtful[i]
+			c.skills[i].staleSince = 0
+		}
+	}
+}
+
+// markStale records that tear index removed paper nobody measured: every skill's letters
+// left are counted as before it, not as measured, until a later tear measures them.
+func (c *Character) markStale(index int) {
+	for i := range c.skills {
+		if c.skills[i].staleSince == 0 {
+			c.skills[i].staleSince = index
 		}
 	}
 }
@@ -190,8 +206,17 @@ func (c *Character) applyLetters(d decision) {
 func (c *Character) finish(r *TearRuling) {
 	r.Skills = c.Skills()
 	var unlocated, doubtful, weak []string
+	stale := map[int][]string{} // by the tear since which they are not measured
+	var staleAt []int
 	for i, s := range r.Skills {
 		if s.Measured {
+			continue
+		}
+		if k := c.skills[i].staleSince; k > 0 && s.Remaining > 0 && !c.skills[i].weak {
+			if stale[k] == nil {
+				staleAt = append(staleAt, k)
+			}
+			stale[k] = append(stale[k], fmt.Sprintf("%s %d", s.Name, s.Remaining))
 			continue
 		}
 		if c.skills[i].weak {
@@ -212,6 +237,9 @@ func (c *Character) finish(r *TearRuling) {
 	}
 	if len(weak) > 0 {
 		r.Notes = append(r.Notes, "letters left not certain (the skill was located on the fresh sheet by a weak read, so its letters may lie on another word; the GM confirms where it is written): "+strings.Join(weak, ", "))
+	}
+	for _, k := range staleAt {
+		r.Notes = append(r.Notes, fmt.Sprintf("letters left not measured since tear %d (what it tore off was not measured: letters it may have removed are counted as left until a later tear's measurement; the GM confirms): %s", k, strings.Join(stale[k], ", ")))
 	}
 	r.PaperFitsTemplate = c.paper
 	r.OwedTears = c.owed

@@ -144,7 +144,8 @@ func TestRuleOneTear(t *testing.T) {
 
 		// Undecided: nothing in the character's state changes (3 and 3 letters, nothing owed).
 		{name: "refused", tear: use("Hop"), m: Measurement{Refused: "sheet not found in ann-1.jpg"},
-			verdict: Undecided, faults: []Fault{}, reason: "measurement refused: sheet not found in ann-1.jpg", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "measurement refused: sheet not found in ann-1.jpg", skills: notMeasured(left(3, 3, true), "Hop", "Axe"),
+			noteMatch: "letters left not measured since tear 1 (what it tore off was not measured"},
 		{name: "named skill not measured", tear: use("Hop"), m: meas("-", "OOO"),
 			verdict: Undecided, faults: []Fault{}, reason: `letters of "Hop" (the skill torn for) were not located`, skills: left(3, 3, true)},
 		{name: "other located skill not measured", tear: use("Hop"), m: meas("ROO", "-"),
@@ -201,7 +202,7 @@ func TestRuleOneTear(t *testing.T) {
 			verdict: Undecided, faults: []Fault{}, reason: `"Hop" has 3 letters but 4 were measured`, skills: left(3, 3, true)},
 		{name: "free text doubt", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Doubts = []string{"template fit within 1 mm"} }),
-			verdict: Undecided, faults: []Fault{}, reason: "a measurement is in doubt: template fit within 1 mm", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "a measurement is in doubt: template fit within 1 mm", removed: 1, skills: notMeasured(left(3, 3, true), "Hop", "Axe")},
 		{name: "structured doubt that matters", tear: use("Hop"),
 			m: with(meas("ROO", "OOO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
@@ -241,13 +242,16 @@ func TestRuleOneTear(t *testing.T) {
 			noteMatch: "whether the template fits inside the removed piece is in doubt, which cannot change the ruling: fit within 1 mm"},
 		{name: "letters removed but nothing removed", tear: use("Hop"),
 			m:       with(meas("ROO", "OOO"), func(m *Measurement) { m.Pieces = 0 }),
-			verdict: Undecided, faults: []Fault{}, reason: "letters measured removed while no paper was removed", removed: 1, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "letters measured removed while no paper was removed", removed: 1, skills: notMeasured(left(3, 3, true), "Hop", "Axe")},
 		{name: "unknown skill", tear: use("Juggling"), m: meas("ROO", "OOO"),
+			verdict: Undecided, faults: []Fault{}, reason: `tear not allowed: Ann has no skill "Juggling"`, skills: notMeasured(left(3, 3, true), "Hop", "Axe")},
+		// Not allowed, and the photo shows nothing torn off: the counts stand as measured.
+		{name: "unknown skill, nothing torn", tear: use("Juggling"), m: with(meas("OOO", "OOO"), func(m *Measurement) { m.Pieces, m.RemovedAreaMM2 = 0, 0 }),
 			verdict: Undecided, faults: []Fault{}, reason: `tear not allowed: Ann has no skill "Juggling"`, skills: left(3, 3, true)},
 		{name: "no skill named", tear: use(""), m: meas("ROO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: "use tear names no skill", skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: "use tear names no skill", skills: notMeasured(left(3, 3, true), "Hop", "Axe")},
 		{name: "unknown kind", tear: Tear{Kind: "bite", Skill: "Hop"}, m: meas("ROO", "OOO"),
-			verdict: Undecided, faults: []Fault{}, reason: `unknown tear kind`, skills: left(3, 3, true)},
+			verdict: Undecided, faults: []Fault{}, reason: `unknown tear kind`, skills: notMeasured(left(3, 3, true), "Hop", "Axe")},
 		// A GM names skills as spoken: case and spaces do not matter.
 		{name: "skill name case", tear: use(" hop"), m: meas("ROO", "OOO"),
 			verdict: Valid, faults: []Fault{}, removed: 1, skills: left(2, 3, true)},
@@ -338,7 +342,7 @@ func TestRuleOneTear(t *testing.T) {
 			c.Rule(0, use("Axe"), meas("RRR", "ROO"))
 			return c
 		}, tear: use("Hop"), m: meas("GGG", "OOO"),
-			verdict: Undecided, faults: []Fault{}, skills: notMeasured(left(0, 2, true), "Hop"),
+			verdict: Undecided, faults: []Fault{}, skills: notMeasured(left(0, 2, true), "Hop", "Axe"),
 			reason: `tear not allowed: Ann may have lost "Hop": no letter is left where a weak read (30%) located it`},
 
 		// Skills that were not located on the fresh sheet.
@@ -522,12 +526,16 @@ func TestRuleSequences(t *testing.T) {
 		{name: "undecided keeps paper and owed", steps: []step{
 			{tear: use("Hop"), m: faux("ROO", "OOO"), verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: true},
 			// refused: owed stays 1 (the penalty is not paid), paper stays true.
-			{tear: penalty("Hop"), m: Measurement{Refused: "blurred"}, verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: true, reason: "blurred"},
+			{tear: penalty("Hop"), m: Measurement{Refused: "blurred"}, verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: true, reason: "blurred",
+				unmeasured: []string{"Hop", "Axe"}, note: "letters left not measured since tear 2"},
 			// a doubted measurement saying the paper no longer fits is not believed either.
 			{tear: penalty("Hop"), m: with(meas("GRO", "OOO"), func(m *Measurement) {
 				m.PaperFitsTemplate = false
 				m.Doubts = []string{"registration residual 2 mm"}
-			}), verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: true},
+			}), verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: true, unmeasured: []string{"Hop", "Axe"}, note: "letters left not measured since tear 2"},
+			// measured again (against the last measured sheet, which shows what tears 2 and 3
+			// took: o gone before this tear): the counts are measured again.
+			{tear: penalty("Hop"), m: meas("GGR", "OOO"), verdict: Valid, hop: 0, axe: 3, owed: 0, paper: true},
 		}},
 		{name: "gone for good", steps: []step{
 			{tear: use("Hop"), m: meas("ROO", "OOO"), verdict: Valid, hop: 2, axe: 3, paper: true},
@@ -538,9 +546,10 @@ func TestRuleSequences(t *testing.T) {
 		{name: "lost skill", steps: []step{
 			{tear: use("Hop"), m: meas("RRR", "OOO"), verdict: Valid, hop: 0, axe: 3, paper: true},
 			// a lost skill cannot be used; for damage the GM must name another. Not out.
-			{tear: use("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "it cannot be used"},
-			{tear: damage("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "the GM must name a skill with letters left"},
-			{tear: penalty("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "skill lost"},
+			// The photo shows A torn off, which the ruling does not count: Axe's 3 is not measured.
+			{tear: use("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "it cannot be used", unmeasured: []string{"Axe"}},
+			{tear: damage("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "the GM must name a skill with letters left", unmeasured: []string{"Axe"}},
+			{tear: penalty("Hop"), m: meas("GGG", "ROO"), verdict: Undecided, hop: 0, axe: 3, paper: true, reason: "skill lost", unmeasured: []string{"Axe"}},
 			// a doubt about the lost skill's letters cannot change anything.
 			{tear: damage("Axe"), m: with(meas("GGG", "ROO"), func(m *Measurement) {
 				m.Uncertain = []Doubt{{About: AboutLetters, Skill: "Hop", Text: "OCR disagrees"}}
@@ -588,7 +597,7 @@ func TestRuleSequences(t *testing.T) {
 		{name: "too little paper even when the tear is undecided", steps: []step{
 			{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
 				verdict: Valid, hop: 2, axe: 3, paper: false},
-			{tear: use("Axe"), m: Measurement{Refused: "no sheet"}, verdict: Undecided, hop: 2, axe: 3, paper: false, out: OutTooLittlePaper},
+			{tear: use("Axe"), m: Measurement{Refused: "no sheet"}, verdict: Undecided, hop: 2, axe: 3, paper: false, out: OutTooLittlePaper, unmeasured: []string{"Hop", "Axe"}},
 		}},
 		{name: "paper doubt defers to the next tear", steps: []step{
 			// the fit of the template on what is left is in doubt: this tear is ruled.

@@ -188,9 +188,9 @@ func LetterCounts(skills []SkillState) string {
 
 // UncertainLegend explains the "?" of the counts of skills that are not certain, once for
 // them all ("" when every count is certain), true of each: a count above 0 may hold letters
-// counted as left (not located on the fresh sheet, or too close to a tear to call) or be a
-// weak read's; a 0 is not certain only because a weak read located the skill (letters too
-// close to call are counted as left, so they never leave a 0).
+// counted as left (not located on the fresh sheet, too close to a tear to call, or on paper
+// an unmeasured tear took) or be a weak read's; a 0 is not certain only because a weak read
+// located the skill (letters counted as left never leave a 0).
 func UncertainLegend(skills []SkillState) string {
 	var some, none bool
 	for _, s := range skills {
@@ -201,7 +201,7 @@ func UncertainLegend(skills []SkillState) string {
 	}
 	var say []string
 	if some {
-		say = append(say, "a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read")
+		say = append(say, "a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read")
 	}
 	if none {
 		say = append(say, "a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left")

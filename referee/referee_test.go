@@ -168,7 +168,7 @@ players:
 	assert.Equal(t, []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true, Measured: true},
 		{Name: "Dancing", Remaining: 7, Available: true, Measured: false}}, tears[0].Skills)
 	assert.Contains(t, tears[0].Notes, "letters left not measured (not located on the fresh sheet, so counted as left): Dancing 7")
-	assert.Contains(t, referee.AnnotationLines(tears[0]), "letters left: Archery 5, Dancing 7? (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)")
+	assert.Contains(t, referee.AnnotationLines(tears[0]), "letters left: Archery 5, Dancing 7? (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read)")
 	assert.Equal(t, judge.Undecided, tears[1].Verdict)
 	assert.Equal(t, `the letters of "Dancing" (the skill torn for) were not located: whether a full letter of it was removed cannot be told`, tears[1].UndecidedReason)
 	b := jsonOf(t, res.Rulings)

@@ -82,7 +82,7 @@ func TestUncertainLegend(t *testing.T) {
 	require.NoError(t, Write(&buf, p))
 	articles := strings.Split(buf.String(), "<article")[1:]
 	require.Len(t, articles, 4)
-	positive := "a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read"
+	positive := "a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read"
 	zero := "a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left"
 	for i, want := range []string{
 		`</table></div>` + "\n" + `<p class="unmeasured">?: not certain: ` + positive + `</p>`,

@@ -66,7 +66,7 @@ func (s *rollStub) Close() error { s.closed = true; return nil }
 func newRollStub() *rollStub {
 	return &rollStub{notes: map[string][]string{"Ann": weakReadNotes()}, standings: map[string]judge.Standing{
 		"Ann": {Name: "Ann", Skills: []judge.SkillState{
-			{Name: "Archery", Remaining: 7, Available: true}, {Name: "Hopscotch", Remaining: 0, Measured: true},
+			{Name: "Archery", Remaining: 7, Available: true, Measured: true}, {Name: "Hopscotch", Remaining: 0, Measured: true},
 			{Name: "Poetry", Remaining: 0}}},
 		"Bo": {Name: "Bo", Out: true, OutReason: judge.OutLastDitch, Skills: []judge.SkillState{
 			{Name: "Cooking", Remaining: 7}}},
@@ -400,6 +400,20 @@ func TestRunThrowCharacter(t *testing.T) {
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	require.NoError(t, runThrow(o))
 	assert.Equal(t, "note: Ann still owes 1 tear after a faux pas\n", errOut.String())
+
+	// A count above 0 that is not certain (here: a tear since whose paper loss was not
+	// measured) does not stop a throw, but the GM is told to look at the sheet.
+	stub = newRollStub()
+	st = stub.standings["Ann"]
+	st.Skills[0].Measured = false
+	stub.standings["Ann"] = st
+	o, _ = throwOpts(t)
+	errOut.Reset()
+	o.IO.ErrOut = &errOut
+	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
+	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
+	require.NoError(t, runThrow(o))
+	assert.Equal(t, "note: Ann: tearcam's count of 7 letters of \"Archery\" left is not certain (the last ruling's notes say why); the GM confirms a full letter of it is on the sheet\n", errOut.String())
 
 	// --gm-confirms lets a skill whose 0 left is not certain be used, says so on stderr and
 	// records it; it does not override a loss that is certain.

@@ -13,7 +13,7 @@ import (
 func TestRulingLineMarksUnmeasuredCounts(t *testing.T) {
 	r := judge.TearRuling{Index: 3, Kind: judge.KindDamage, Skill: "Hopscotch", Verdict: judge.Valid, Faults: []judge.Fault{},
 		Skills: []judge.SkillState{{Name: "Hopscotch", Remaining: 7, Available: true, Measured: false}, {Name: "Archery", Remaining: 6, Available: true, Measured: true}}}
-	assert.Equal(t, "Ann tear 3: damage Hopscotch: valid; letters left: Hopscotch 7?, Archery 6 (?: not certain: a letter not located on the fresh sheet, or too close to a tear to call, is counted as left, or the skill was located by a weak read)",
+	assert.Equal(t, "Ann tear 3: damage Hopscotch: valid; letters left: Hopscotch 7?, Archery 6 (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read)",
 		rulingLine("Ann", r))
 }
 
