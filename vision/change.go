@@ -57,15 +57,7 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	bufs := [2][]byte{make([]byte, len(conf)), make([]byte, len(conf))}
 	for round := 1; round < rounds && out != nil; round++ {
 		c := bufs[round%2]
-		m := newMask(sz.X, sz.Y, out)
-		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(3*fresh.PxPerMM)|1, int(3*fresh.PxPerMM)|1))
-		gocv.Erode(m, &m, k)
-		k.Close()
-		eb := u8view(m)
-		for y := 0; y < sz.Y; y++ {
-			copy(c[(y+off)*fw+off:(y+off)*fw+off+sz.X], eb[y*sz.X:(y+1)*sz.X])
-		}
-		m.Close()
+		erodeInto(c, fw, off, out, sz, int(3*fresh.PxPerMM)|1)
 		step := 1
 		if round < rounds-1 {
 			step = int(math.Round(fresh.PxPerMM))
@@ -96,6 +88,28 @@ func changePaper(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 		out = next
 	}
 	return out
+}
+
+// erodeInto erodes the mask src (sz, row-major) with a square of side k (OpenCV's erode) and
+// writes the result into dst, a frame fw wide holding the mask at a margin of off px: read
+// and written in place (views of both), where a copy of src in and of the result out cost
+// two more passes over the frame.
+func erodeInto(dst []byte, fw, off int, src []byte, sz image.Point, k int) {
+	sm, err := gocv.NewMatFromBytes(sz.Y, sz.X, gocv.MatTypeCV8UC1, src)
+	if err != nil {
+		panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", sz.X, sz.Y, err)) // programming error
+	}
+	defer sm.Close()
+	dm, err := gocv.NewMatFromBytes(len(dst)/fw, fw, gocv.MatTypeCV8UC1, dst)
+	if err != nil {
+		panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", fw, len(dst)/fw, err))
+	}
+	defer dm.Close()
+	dv := dm.Region(image.Rect(off, off, off+sz.X, off+sz.Y))
+	defer dv.Close()
+	km := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
+	defer km.Close()
+	gocv.Erode(sm, &dv, km)
 }
 
 // trainCache holds, per lighting training sample of changeRound (every other row and column

@@ -238,15 +238,15 @@ func absInt(v int) int {
 // order). Pixels where stop is 255 take a label but pass none on. Pixels not reached keep 0.
 func floodLabels(lab []int8, cost []uint16, stop []byte, w, h int) {
 	buckets := make([][]int32, edgeCostMax+1)
+	// visit labels p's open neighbours (left, right, up, down) with p's label and queues
+	// each at the larger of level and its cost (labelled as it is queued: never queued twice).
 	visit := func(p, level int) {
 		l := lab[p]
-		x, y := p%w, p/w
-		for _, q := range [4]int{p - 1, p + 1, p - w, p + w} {
-			switch {
-			case q == p-1 && x == 0, q == p+1 && x == w-1, q == p-w && y == 0, q == p+w && y == h-1:
-				continue
-			}
-			if lab[q] == 0 { // (labelled as it is queued: never queued twice)
+		x := int(uint32(p) % uint32(w))
+		nb := [4]int{p - 1, p + 1, p - w, p + w}
+		in := [4]bool{x > 0, x < w-1, p >= w, p < len(lab)-w}
+		for k, q := range nb {
+			if in[k] && lab[q] == 0 {
 				lab[q] = l
 				c := max(level, int(cost[q]))
 				buckets[c] = append(buckets[c], int32(q))
@@ -630,10 +630,14 @@ func edgeRefineBand(fresh, s *SheetImage) []byte {
 		return nil
 	}
 	ppm := s.PxPerMM
-	mb := s.Mask.ToBytes()
-	if !paleTable(u8view(s.Image), mb, s.unknown) {
+	mv := u8view(s.Mask) // (a copy only for a pale table: the mask's new bytes)
+	if len(mv) != w*h {
+		mv = s.Mask.ToBytes()
+	}
+	if !paleTable(u8view(s.Image), mv, s.unknown) {
 		return nil
 	}
+	mb := s.Mask.ToBytes()
 	lab := edgeSeeds(s.Mask, mb, s.unknown, w, h, ppm)
 	open := spansOf(i8bytes(lab), w, h, 0)
 	cost := edgeCost(s.Image, open)

@@ -72,3 +72,38 @@ func TestOpenInMatchesWholeFrame(t *testing.T) {
 		require.Equal(t, want, b, "trial %d: box %v, d %d", trial, box, d)
 	}
 }
+
+// TestErodeIntoMatchesCopies: erodeInto, which erodes a mask straight into a frame with a
+// margin, writes what changePaper wrote before: the mask copied into a Mat, eroded there,
+// and its rows copied into the frame; the margin stays as it was.
+func TestErodeIntoMatchesCopies(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 12; trial++ {
+		sz := image.Pt(50+rng.Intn(200), 40+rng.Intn(150))
+		off := rng.Intn(20)
+		fw := sz.X + 2*off
+		k := []int{3, 9, 13}[trial%3]
+		src := make([]byte, sz.X*sz.Y)
+		for i := range src {
+			if rng.Intn(10) > 0 {
+				src[i] = 255
+			}
+		}
+		want := make([]byte, fw*(sz.Y+2*off))
+		for i := range want {
+			want[i] = byte(rng.Intn(256)) // whatever the frame held
+		}
+		got := append([]byte(nil), want...)
+		m := newMask(sz.X, sz.Y, src)
+		km := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
+		gocv.Erode(m, &m, km)
+		km.Close()
+		eb := u8view(m)
+		for y := 0; y < sz.Y; y++ {
+			copy(want[(y+off)*fw+off:(y+off)*fw+off+sz.X], eb[y*sz.X:(y+1)*sz.X])
+		}
+		m.Close()
+		erodeInto(got, fw, off, src, sz, k)
+		require.Equal(t, want, got, "trial %d: %v at a margin of %d, k %d", trial, sz, off, k)
+	}
+}
