@@ -78,8 +78,16 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 			break
 		}
 	}
-	if errors.Is(err, ErrNoSheet) && tornPaperIn(loc) {
-		return nil, fmt.Errorf("%w: the paper in the photo is a sheet with part of it gone (torn already?), and the untorn sheet is needed here", err)
+	if errors.Is(err, ErrNoSheet) {
+		switch paper, border := tornPaperIn(loc); {
+		case paper && border:
+			// Paper running into the photo's edge: a sheet that fills the frame or lies
+			// partly outside it looks torn where the frame cuts it (a tester:
+			// gcv_handwritten.jpg, a page filling the photo, was called torn).
+			return nil, fmt.Errorf("%w: the paper in the photo runs off the photo's edge (a sheet partly outside the photo, or filling it): photograph the whole sheet with table around it", err)
+		case paper:
+			return nil, fmt.Errorf("%w: the paper in the photo is a sheet with part of it gone (torn already?), and the untorn sheet is needed here", err)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -245,15 +253,16 @@ func (r *region) tornSheetLike() bool {
 // rather than a whole sheet: Fresh says so when it finds no sheet, since a torn sheet given
 // as the untorn one is a likely mistake (a tester: "no sheet of paper found" for a photo
 // that plainly shows one). It only words the error; on the sample's torn photos fill is
-// 0.84-0.92 and support 0.52-0.77.
-func tornPaperIn(l *located) bool {
+// 0.84-0.92 and support 0.52-0.77. border reports that such a region runs into the image's
+// edge (the frame, not a tear, may be what cuts it).
+func tornPaperIn(l *located) (paper, border bool) {
 	for i := range l.regions {
 		r := &l.regions[i]
 		if l.sizable(r) && r.quadOK && r.fill > 0.6 && r.support > 0.4 {
-			return true
+			paper, border = true, border || r.touches > 0
 		}
 	}
-	return false
+	return paper, border
 }
 
 // pickSheet chooses the sheet among the located regions or says why there is none.

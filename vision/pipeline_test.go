@@ -188,4 +188,14 @@ func TestFreshTornSheet(t *testing.T) {
 	_, err := Fresh(wood, a4)
 	require.ErrorIs(t, err, ErrNoSheet)
 	assert.NotContains(t, err.Error(), "torn")
+
+	// A page filling the photo (real: a strip of handwriting, 1200x160) is not called torn:
+	// the photo's edge, not a tear, cuts it.
+	page, err := ReadImage(filepath.Join(realDir(t), "handwriting", "gcv_handwritten.jpg"))
+	require.NoError(t, err)
+	defer page.Close()
+	_, err = Fresh(page, a4)
+	require.ErrorIs(t, err, ErrNoSheet)
+	assert.Contains(t, err.Error(), "runs off the photo's edge")
+	assert.NotContains(t, err.Error(), "torn")
 }
