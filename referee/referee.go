@@ -262,6 +262,13 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		sr.Skills = append(sr.Skills, judge.SkillResult{Name: l.Name, Letters: judge.Letters(l.Name), Located: l.Located,
 			Confidence: round(l.Confidence, 1000)})
 	}
+	if len(rec.Layouts) == 0 {
+		// No sheet read (missing, unreadable, not found): every declared skill, none of its
+		// letters located, so a reader of the JSON sees what was declared and not found.
+		for _, name := range p.Skills {
+			sr.Skills = append(sr.Skills, judge.SkillResult{Name: name, Letters: judge.Letters(name)})
+		}
+	}
 	if pa.Images && sheetData != nil {
 		pa.images.Sheet, _ = pa.Eye.Thumbnail(sheetData, pa.thumbSide())
 	}

@@ -387,6 +387,8 @@ func TestSheetProblems(t *testing.T) {
 	cy := res.Rulings.Players[0]
 	assert.False(t, cy.Sheet.Found)
 	assert.Equal(t, "cy-0.jpg: no sheet of paper found", cy.Sheet.Error)
+	// The declared skills are listed, none located (not an empty list: a tester).
+	assert.Equal(t, []judge.SkillResult{{Name: "Archery", Letters: 7}}, cy.Sheet.Skills)
 	assert.Equal(t, judge.Undecided, cy.Tears[0].Verdict)
 	assert.Equal(t, "measurement refused: the untorn sheet could not be read: cy-0.jpg: no sheet of paper found", cy.Tears[0].UndecidedReason)
 
