@@ -84,26 +84,9 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 	if err := tpl.CheckPaper(paper); err != nil {
 		return nil, usageErrorf("--template %s: %v", opts.Template, err)
 	}
-	var skills []string
-	seen := map[string]bool{}
-	empty := strings.TrimSpace(strings.ReplaceAll(opts.Skills, ",", "")) == ""
-	for i, s := range strings.Split(opts.Skills, ",") {
-		s = session.Name(s) // one skill typed two ways is one skill
-		switch {
-		case s == "" && empty:
-			continue
-		case s == "":
-			return nil, usageErrorf("--skills %q: skill %d is empty", opts.Skills, i+1)
-		case judge.Letters(s) == 0:
-			return nil, usageErrorf("--skills: %q has no letters", s)
-		case seen[strings.ToLower(s)]:
-			return nil, usageErrorf("--skills: %q given twice", s)
-		}
-		seen[strings.ToLower(s)] = true
-		skills = append(skills, s)
-	}
-	if len(skills) == 0 {
-		return nil, usageErrorf("--skills: no skill given")
+	skills, err := skillList("--skills", opts.Skills)
+	if err != nil {
+		return nil, err
 	}
 	kind, skill, ok := strings.Cut(opts.Tear, ":")
 	kind, skill = strings.TrimSpace(kind), session.Name(skill)
@@ -153,6 +136,7 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 		return err
 	}
 	defer pl.Close()
+	warnUnreadable(opts.IO.ErrOut, m)
 	ref := &referee.Referee{Eye: pl, Reader: pl, Command: "judge", Versions: versions()}
 	var table *rulingsTable
 	if !opts.JSON {
@@ -171,4 +155,32 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 		return writeRulings(opts.IO, "-", res.Rulings)
 	}
 	return nil
+}
+
+// skillList parses a comma-separated list of skills given to flag (judge --skills, watch
+// --skills for one player): names tidied as a manifest's are (session.Name), each with
+// letters, none empty, none twice; at least one. Errors are usage errors.
+func skillList(flag, list string) ([]string, error) {
+	var skills []string
+	seen := map[string]bool{}
+	empty := strings.TrimSpace(strings.ReplaceAll(list, ",", "")) == ""
+	for i, s := range strings.Split(list, ",") {
+		s = session.Name(s) // one skill typed two ways is one skill
+		switch {
+		case s == "" && empty:
+			continue
+		case s == "":
+			return nil, usageErrorf("%s %q: skill %d is empty", flag, list, i+1)
+		case judge.Letters(s) == 0:
+			return nil, usageErrorf("%s: %q has no letters", flag, s)
+		case seen[strings.ToLower(s)]:
+			return nil, usageErrorf("%s: %q given twice", flag, s)
+		}
+		seen[strings.ToLower(s)] = true
+		skills = append(skills, s)
+	}
+	if len(skills) == 0 {
+		return nil, usageErrorf("%s: no skill given", flag)
+	}
+	return skills, nil
 }

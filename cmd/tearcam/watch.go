@@ -193,19 +193,9 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 			return nil, usageErrorf("watch: --player %q: names must be given and distinct", o.Players[i])
 		}
 		seen[strings.ToLower(name)] = true
-		var skills []string
-		declared := map[string]bool{}
-		for _, s := range strings.Split(o.Skills[i], ",") {
-			if s = session.Name(s); s != "" {
-				if declared[strings.ToLower(s)] {
-					return nil, usageErrorf("watch: --skills for %s: %q given twice", name, s)
-				}
-				declared[strings.ToLower(s)] = true
-				skills = append(skills, s)
-			}
-		}
-		if len(skills) == 0 {
-			return nil, usageErrorf("watch: --skills for %s: no skill given", name)
+		skills, err := skillList("watch: --skills for "+name, o.Skills[i])
+		if err != nil {
+			return nil, err
 		}
 		pl.Players = append(pl.Players, watch.Player{Name: name, Skills: skills})
 	}
