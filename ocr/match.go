@@ -3,6 +3,7 @@ package ocr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -123,4 +124,17 @@ func similarity(read, skill string) float64 {
 	}
 	d := levenshtein(a, b)
 	return 1 - float64(d)/float64(max(len(a), len(b)))
+}
+
+// Unreadable returns the distinct letters of name outside the Latin script, which the English
+// model Tesseract reads with cannot produce (a Cyrillic or CJK skill is never located), in
+// order of first appearance; nil when there are none.
+func Unreadable(name string) []rune {
+	var out []rune
+	for _, r := range name {
+		if unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -130,6 +130,7 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		return err
 	}
 	defer pl.Close()
+	warnUnreadable(opts.IO.ErrOut, m)
 	if m.PaperAssumed {
 		fmt.Fprintf(opts.IO.ErrOut, "%s: no paper given: A4 assumed (a US letter sheet looks alike in a photo and would be measured at the wrong scale: say paper: letter)\n", opts.Manifest)
 	}

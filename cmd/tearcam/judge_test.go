@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"tearcam/judge"
+	"tearcam/ocr"
 	"tearcam/referee/fake"
 )
 
@@ -115,4 +116,15 @@ func TestJudgeUsage(t *testing.T) {
 	iostreams, _, errOut := testIO()
 	assert.Equal(t, 2, Main([]string{"judge", "--before", before}, iostreams))
 	assert.Contains(t, errOut.String(), "required flag")
+}
+
+// A skill in another script is accepted (it is the player's), and the GM is told at once
+// that the OCR's English model cannot read it, so its "not located" is no surprise.
+func TestJudgeWarnsUnreadableSkill(t *testing.T) {
+	before, after, _ := judgePhotos(t)
+	code, _, stderr := execute(t, fakeJudge, "--before", before, "--after", after, "--skills", "Archery,Привет", "--tear", "use:Archery")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, `note: player's skill "Привет" has letters outside the Latin alphabet (Привет), which tearcam's OCR (Tesseract, English model) cannot read: it will be reported not located`)
+	assert.NotContains(t, stderr, `"Archery"`)
+	assert.Equal(t, []rune("Ψ"), ocr.Unreadable("Caf\u00e9 Ψž"), "Latin letters with accents are read")
 }
