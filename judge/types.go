@@ -224,6 +224,16 @@ type SheetResult struct {
 	Found  bool          `json:"found"`
 	Error  string        `json:"error,omitempty"` // why the sheet was not found or read
 	Skills []SkillResult `json:"skills"`
+	// Words are, when no skills were declared (discovery mode), the words read on the sheet
+	// for the GM to confirm, in reading order.
+	Words []FoundWord `json:"words,omitempty"`
+}
+
+// FoundWord is a word read on a sheet in discovery mode, with Tesseract's own confidence
+// (0..1), which is no calibrated probability on handwriting: the GM checks each on the sheet.
+type FoundWord struct {
+	Text       string  `json:"text"`
+	Confidence float64 `json:"confidence"`
 }
 
 // SkillResult is one declared skill as located on the fresh sheet.

@@ -262,6 +262,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		sr.Skills = append(sr.Skills, judge.SkillResult{Name: l.Name, Letters: judge.Letters(l.Name), Located: l.Located,
 			Confidence: round(l.Confidence, 1000)})
 	}
+	for _, w := range rec.Words {
+		sr.Words = append(sr.Words, judge.FoundWord{Text: w.Text, Confidence: round(w.Confidence, 1000)})
+	}
 	if len(rec.Layouts) == 0 {
 		// No sheet read (missing, unreadable, not found): every declared skill, none of its
 		// letters located, so a reader of the JSON sees what was declared and not found.
@@ -745,7 +748,7 @@ func discoveryReason(name string, rec sheetRecord) string {
 	for i, w := range rec.Words {
 		words[i] = fmt.Sprintf("%q (%.0f%%)", w.Text, 100*w.Confidence)
 	}
-	return fmt.Sprintf("no skills declared for %s: confirm them among the words found on the sheet and declare them in the manifest: %s",
+	return fmt.Sprintf("no skills declared for %s: confirm them among the words found on the sheet and declare them in the manifest: %s (percentages are Tesseract's own confidence, unreliable on handwriting: check each word on the sheet)",
 		name, strings.Join(words, ", "))
 }
 

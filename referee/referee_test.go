@@ -395,6 +395,10 @@ func TestSheetProblems(t *testing.T) {
 	di := res.Rulings.Players[1]
 	assert.True(t, di.Sheet.Found)
 	assert.Equal(t, []judge.SkillResult{}, di.Sheet.Skills)
+	// The words found are in the JSON too, not only in the reason's text (a tester).
+	assert.Equal(t, []judge.FoundWord{{Text: "Swordsmanship", Confidence: 0.5}, {Text: "Tea", Confidence: 0.5}}, di.Sheet.Words)
+	assert.True(t, strings.HasSuffix(di.Tears[0].UndecidedReason, "(percentages are Tesseract's own confidence, unreliable on handwriting: check each word on the sheet)"), di.Tears[0].UndecidedReason)
+	assert.Empty(t, cy.Sheet.Words, "declared skills: no discovery")
 	assert.Equal(t, []referee.Word{{Text: "Swordsmanship", Confidence: 0.5}, {Text: "Tea", Confidence: 0.5}}, words)
 	assert.Equal(t, judge.Undecided, di.Tears[0].Verdict)
 	assert.True(t, strings.HasPrefix(di.Tears[0].UndecidedReason, `no skills declared for Di: confirm them among the words found on the sheet`), di.Tears[0].UndecidedReason)
