@@ -114,6 +114,7 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 	measured.Index = 5
 	measured.LettersAsBefore = false
 	measured.UndecidedReason = "whether a full letter of Archery was removed is too close to call"
+	measured.RemovedAreaMM2, measured.Pieces, measured.EdgeToEdge, measured.TemplateFits = 850, 1, true, true
 	p.Rulings.Players[0].Tears = append(tears[:4:4], measured)
 	var buf bytes.Buffer
 	require.NoError(t, Write(&buf, p))
@@ -132,7 +133,8 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 			[]string{"Removed 1520 mm² in 1 piece(s); edge to edge: yes; template fits: yes", "Paper left covers the template: yes."},
 			[]string{"not measured<", "not measured.", "as before this tear"}},
 		{"undecided, measured", articles[4],
-			[]string{"Paper left covers the template: yes.", "<th>letters left</th>"},
+			[]string{"Paper left covers the template: yes.", "<th>letters left</th>",
+				"As measured, for a ruling left undecided: removed 850 mm² in 1 piece(s); edge to edge: yes; template fits: yes"},
 			[]string{"not measured<", "not measured.", "as before this tear"}},
 	}
 	for _, tc := range tests {
