@@ -53,7 +53,9 @@ func edgeSeeds(mask gocv.Mat, mb, unknown []byte, w, h int, ppm float64) []int8 
 	first, last := make([]int, h), make([]int, h)
 	for y := 0; y < h; y++ {
 		row := mb[y*w : (y+1)*w]
-		first[y], last[y] = bytes.IndexByte(row, 0), bytes.LastIndexByte(row, 0)
+		if first[y] = bytes.IndexByte(row, 0); first[y] >= 0 {
+			last[y] = bytes.LastIndexByte(row, 0) // (a byte at a time: only on rows with table)
+		}
 	}
 	lab := make([]int8, w*h)
 	paperRow := bytes.Repeat([]byte{floodPaper}, w)
