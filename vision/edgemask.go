@@ -2,6 +2,7 @@ package vision
 
 import (
 	"bytes"
+	"cmp"
 	"image"
 	"math"
 	"slices"
@@ -180,14 +181,15 @@ func keepSeedless(lab []int8, mb []byte, w, h int) {
 // pixels (4-connected), the strength of its brightness step: the largest over the three
 // channels of |Sobel x| + |Sobel y| (3x3, the image's border reflected) after a Gaussian
 // blur of sigma 1 px, capped at edgeCostMax; 0 elsewhere. (Computed where needed only: the
-// flood reads the pixels it decides and their neighbours.)
+// flood reads the pixels it decides and their neighbours.) The blur is made by strips of
+// edgeStripRows rows, each on one image of the columns the strip reads (and the blur's reach
+// around them) side by side: OpenCV's blur of a pixel depends on the 5x5 pixels around it
+// only, and where a piece's edge is the frame's edge it is the strip image's (the pieces in
+// order), reflected alike.
 func edgeCost(img gocv.Mat, open []span) []uint16 {
 	w, h := img.Cols(), img.Rows()
-	bl := gocv.NewMat()
-	defer bl.Close()
-	gocv.GaussianBlur(img, &bl, image.Pt(5, 5), 1, 1, gocv.BorderReflect101)
-	p := u8view(bl)
-	if len(p) != 3*w*h {
+	src := u8view(img)
+	if len(src) != 3*w*h {
 		return nil
 	}
 	refl := func(v, n int) int {
@@ -201,29 +203,85 @@ func edgeCost(img gocv.Mat, open []span) []uint16 {
 	}
 	out := make([]uint16, w*h)
 	rs := rowStarts(open, h)
-	var runs []span
-	for y := 0; y < h; y++ {
-		runs = besideRow(open, rs, y, w, h, runs)
-		ym, yp, yc := refl(y-1, h)*w, refl(y+1, h)*w, y*w
-		x := 0 // the first column not yet computed
-		for _, s := range runs {
-			for x = max(x, int(s.x0)); x < int(s.x1); x++ {
-				xm, xp := refl(x-1, w), refl(x+1, w)
-				m := 0
-				for k := 0; k < 3; k++ {
-					a, b, c := int(p[3*(ym+xm)+k]), int(p[3*(ym+x)+k]), int(p[3*(ym+xp)+k])
-					d, f := int(p[3*(yc+xm)+k]), int(p[3*(yc+xp)+k])
-					g, hh, j := int(p[3*(yp+xm)+k]), int(p[3*(yp+x)+k]), int(p[3*(yp+xp)+k])
-					gx := (c + 2*f + j) - (a + 2*d + g)
-					gy := (g + 2*hh + j) - (a + 2*b + c)
-					m = max(m, absInt(gx)+absInt(gy))
-				}
-				out[yc+x] = uint16(min(m, edgeCostMax))
+	var runs, cols, pieces []span
+	col := make([]int, w) // a frame column's column in the strip image
+	for y0 := 0; y0 < h; y0 += edgeStripRows {
+		y1 := min(y0+edgeStripRows, h)
+		// The columns the strip's costs read: its pixels', and one beside them.
+		cols = cols[:0]
+		for y := y0; y < y1; y++ {
+			runs = besideRow(open, rs, y, w, h, runs)
+			for _, s := range runs {
+				cols = append(cols, span{0, max(s.x0-1, 0), min(s.x1+1, int32(w))})
 			}
 		}
+		if len(cols) == 0 {
+			continue
+		}
+		slices.SortFunc(cols, func(a, b span) int { return cmp.Compare(a.x0, b.x0) })
+		// The pieces: those columns and the blur's reach (2 px) beyond, joined when they
+		// overlap or lie within edgeBlurGap of each other.
+		pieces = pieces[:0]
+		for _, c := range cols {
+			a, b := max(c.x0-2, 0), min(c.x1+2, int32(w))
+			if n := len(pieces); n > 0 && a <= pieces[n-1].x1+edgeBlurGap {
+				pieces[n-1].x1 = max(pieces[n-1].x1, b)
+				continue
+			}
+			pieces = append(pieces, span{0, a, b})
+		}
+		// The strip image: rows from 3 above the strip to 3 below (the blur's reach beyond
+		// the Sobel's), the pieces side by side.
+		ry0, ry1 := max(y0-3, 0), min(y1+3, h)
+		cw := 0
+		for _, pc := range pieces {
+			cw += int(pc.x1 - pc.x0)
+		}
+		sm := gocv.NewMatWithSize(ry1-ry0, cw, gocv.MatTypeCV8UC3)
+		sb := u8view(sm)
+		o := 0
+		for _, pc := range pieces {
+			pw := int(pc.x1 - pc.x0)
+			for x := int(pc.x0); x < int(pc.x1); x++ {
+				col[x] = o + x - int(pc.x0)
+			}
+			for y := ry0; y < ry1; y++ {
+				copy(sb[3*((y-ry0)*cw+o):3*((y-ry0)*cw+o+pw)], src[3*(y*w+int(pc.x0)):3*(y*w+int(pc.x1))])
+			}
+			o += pw
+		}
+		bl := gocv.NewMat()
+		gocv.GaussianBlur(sm, &bl, image.Pt(5, 5), 1, 1, gocv.BorderReflect101)
+		p := u8view(bl)
+		for y := y0; y < y1; y++ {
+			runs = besideRow(open, rs, y, w, h, runs)
+			ym, yp, yc := (refl(y-1, h)-ry0)*cw, (refl(y+1, h)-ry0)*cw, (y-ry0)*cw
+			x := 0 // the first column not yet computed
+			for _, s := range runs {
+				for x = max(x, int(s.x0)); x < int(s.x1); x++ {
+					xm, xc, xp := col[refl(x-1, w)], col[x], col[refl(x+1, w)]
+					m := 0
+					for k := 0; k < 3; k++ {
+						a, b, c := int(p[3*(ym+xm)+k]), int(p[3*(ym+xc)+k]), int(p[3*(ym+xp)+k])
+						d, f := int(p[3*(yc+xm)+k]), int(p[3*(yc+xp)+k])
+						g, hh, j := int(p[3*(yp+xm)+k]), int(p[3*(yp+xc)+k]), int(p[3*(yp+xp)+k])
+						gx := (c + 2*f + j) - (a + 2*d + g)
+						gy := (g + 2*hh + j) - (a + 2*b + c)
+						m = max(m, absInt(gx)+absInt(gy))
+					}
+					out[y*w+x] = uint16(min(m, edgeCostMax))
+				}
+			}
+		}
+		bl.Close()
+		sm.Close()
 	}
 	return out
 }
+
+// edgeBlurGap: edgeCost blurs two pieces of a strip as one when this few columns (or fewer)
+// lie between them.
+const edgeBlurGap = 16
 
 const edgeCostMax = 1023
 
