@@ -280,6 +280,41 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 		return nil, err
 	}
 	notes := []string{fmt.Sprintf("registered on %d of %d feature matches, %d ink patches", len(is), len(src), len(pairs))}
+	// One ink patch far from the others that their fit misses: a wrong match the alignment
+	// bent to, or the only patch holding it there (leverage.go). The untorn edges decide;
+	// when they confirm neither alignment tightly, it is refused.
+	var ambiguous error
+	if alt, ok := leveragedAlternative(pairs); npatch >= 8 && ok {
+		tight := func(e float64) bool { return !math.IsNaN(e) && e <= leverEdgeMM }
+		ha, ok := pairsHomography(alt, -1)
+		var aMask, aImg gocv.Mat
+		var aOutline, aEdge, aEdgeAll float64
+		var aUntorn []edgeSample
+		var aForeign, aUnknown []byte
+		aErr := errors.New("no alternative")
+		if ok {
+			aMask, aImg, aOutline, aEdge, aEdgeAll, aUntorn, aForeign, aUnknown, aErr = paperMaskInFrame(bgr, loc, ha, fresh, is)
+		}
+		switch {
+		case aErr == nil && tight(aEdge) && !tight(edgeMM):
+			mask.Close()
+			img.Close()
+			h, resid, pairs, npatch = ha, pairsRMS(alt, ha), alt, len(alt)
+			mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, unknown = aMask, aImg, aOutline, aEdge, aEdgeAll, aUntorn, aForeign, aUnknown
+			notes = append(notes, "a lone ink patch the others do not confirm left out (the untorn edges agree)")
+		case tight(edgeMM):
+			if aErr == nil {
+				aMask.Close()
+				aImg.Close()
+			}
+		default:
+			if aErr == nil {
+				aMask.Close()
+				aImg.Close()
+			}
+			ambiguous = &RegistrationError{Reason: fmt.Sprintf("the alignment far from the ink rests on one ink patch the others do not confirm, and the untorn edges confirm it neither with nor without it (off by %.2f and %.2f mm)", edgeMM, aEdge)}
+		}
+	}
 	var edges []edgeSample
 	if useOutlineGN && len(pairs)+len(edges) >= 12 {
 		hn, rr, drop := gnRefine(h, pairs, edges, W, H, bgr.Cols(), bgr.Rows())
@@ -317,6 +352,9 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 		support = 0
 	}
 	out, rerr := finishRegister(fresh, h, mask, img, foreign, notes, resid, outlineMM, edgeMM, edgeAllMM, support)
+	if ambiguous != nil {
+		return refused(out, ambiguous)
+	}
 	if rerr == nil || !errors.Is(rerr, ErrRegistration) || len(pairs) < 8 || len(untorn) < outlineMinSamples {
 		if rerr != nil {
 			return refused(out, rerr)

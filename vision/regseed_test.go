@@ -126,7 +126,16 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 			if pl.Sheet.CutOff {
 				continue
 			}
-			fresh := synthFresh(t, filepath.Join(dir, pl.Sheet.File), paper)
+			img0, err := ReadImage(filepath.Join(dir, pl.Sheet.File))
+			require.NoError(t, err)
+			fresh, err := Fresh(img0, paper)
+			img0.Close()
+			if err != nil {
+				// The untorn sheet of a wholly visible photo not found: a Fresh failure,
+				// counted by TestSynthSet, not a registration one.
+				t.Logf("%s %s: fresh sheet not found: %v", filepath.Base(dir), pl.Sheet.File, err)
+				continue
+			}
 			th0 := homog(pl.Sheet.Homography)
 			var prev *SheetImage // the last registered sheet (the referee's fallback)
 			for i, tt := range pl.Tears {

