@@ -14,7 +14,8 @@ import (
 // lay on the frame's side instead of on the fresh outline: it was taken as consistent
 // ("either the side or the fresh outline"), and the alignment accepted. A side that the fresh
 // outline leaves along most of its length was missed by the quadrilateral: only the
-// outline is the target there, and bo-5 is refused.
+// outline is the target there, and that alignment is refused. (Then, retried without the ink
+// patches that bent its fit, trimPatches, bo-5 is aligned within 0.6 mm, and accepted.)
 func TestRegisterFreshSideMissed(t *testing.T) {
 	dir := filepath.Join("testdata", "seed2-case019")
 	pl, fresh, _ := bundledCase(t, "seed2-case019")
@@ -32,10 +33,10 @@ func TestRegisterFreshSideMissed(t *testing.T) {
 	keepRefused = true
 	defer func() { keepRefused = false }()
 	s, err := Register(fresh, img)
-	require.ErrorIs(t, err, ErrRegistration)
-	require.NotNil(t, s)
+	require.NoError(t, err)
 	defer s.Close()
 	e := synthRegErr(fresh, s, th0, homog(pl.Tears[4].Photo.Homography), fresh.Paper)
-	t.Logf("%v; true error %.2f mm", err, e)
-	require.Greater(t, e, 1.0, "what was refused was off by more than a millimetre")
+	t.Logf("%v; true error %.2f mm", s.Notes, e)
+	require.Contains(t, s.Notes[len(s.Notes)-1], "ink patches that bent the fit left out (at first: cannot align photo with the fresh sheet", "the first alignment refused")
+	require.Less(t, e, 0.6, "the retry's true error")
 }

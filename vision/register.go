@@ -130,7 +130,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	if len(ff.pts) < minInliers {
 		return nil, &RegistrationError{Reason: fmt.Sprintf("fresh sheet has only %d features (too little ink)", len(ff.pts))}
 	}
-	out, err := registerOn(fresh, bgr, loc, ff, false)
+	out, err := registerOn(fresh, bgr, loc, ff, regMode{})
 	if err == nil || !errors.Is(err, ErrRegistration) || (fresh.registered && !retryRegistered) {
 		// Not against a registered sheet (the referee's fallback to the previous photo):
 		// its own alignment error adds to this one, unseen (seed 5 case-009 lena-5.jpg, to
@@ -141,12 +141,28 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	// table they can lose most of the sheet (seed 5 case-003 jun-3.jpg: the lower half, with
 	// two of its three words, was "table", 6 features matched): once refused, the features
 	// of the whole photo are tried, and that alignment passes every check or is refused.
-	out2, err2 := registerOn(fresh, bgr, loc, ff, true)
+	out2, err2 := registerOn(fresh, bgr, loc, ff, regMode{whole: true})
 	if err2 != nil {
 		if out2 != nil {
 			out2.Close()
 		}
 		if !errors.Is(err2, ErrPaperMask) {
+			// Then with the ink patches that bend the fit left out (trimPatches), and as a
+			// remnant with too little ink for the features alone (registerRemnant). Each
+			// alignment passes every check or is refused; the refusal said is the first.
+			for _, m := range []regMode{{trim: true}, {remnant: true}} {
+				out3, err3 := registerOn(fresh, bgr, loc, ff, m)
+				if err3 == nil {
+					if out != nil {
+						out.Close()
+					}
+					out3.Notes = append(out3.Notes, fmt.Sprintf("%s (at first: %v)", m, err))
+					return out3, nil
+				}
+				if out3 != nil {
+					out3.Close()
+				}
+			}
 			return out, err
 		}
 		// Aligned, but the paper mask contradicts the alignment: the photo's fault, said as
@@ -163,10 +179,28 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 	return out2, nil
 }
 
+// regMode is how registerOn aligns: with the photo's features on its paper (the zero value)
+// or on the whole photo (whole); with every ink patch RANSAC keeps, or without those that
+// bend the fit (trim, trimPatches); from the features alone or as a remnant (remnant,
+// registerRemnant, which trims).
+type regMode struct{ whole, trim, remnant bool }
+
+func (m regMode) String() string {
+	switch {
+	case m.remnant:
+		return "registered as a remnant"
+	case m.trim:
+		return "ink patches that bent the fit left out"
+	case m.whole:
+		return "features of the whole photo"
+	}
+	return "features on the paper"
+}
+
 // registerOn is Register after the photo's paper is located (loc) and the fresh sheet's
-// features are known (ff): the features of the photo, on its paper or, with whole, on the
-// whole photo, matched to ff, then refined, masked and checked.
-func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, whole bool) (*SheetImage, error) {
+// features are known (ff): the features of the photo, matched to ff, then refined, masked
+// and checked, as m says.
+func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m regMode) (*SheetImage, error) {
 	tr := tracer()
 	// Photo features at about featPxPerMM, masked to paper-coloured pixels.
 	paperPx := 0.0
@@ -195,7 +229,7 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 	fm := gocv.NewMat()
 	defer fm.Close()
 	gocv.Resize(wm, &fm, image.Pt(fw, fh), 0, 0, gocv.InterpolationNearestNeighbor)
-	if whole {
+	if m.whole {
 		fm.SetTo(gocv.NewScalar(255, 0, 0, 0))
 	} else {
 		k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(15, 15))
@@ -222,6 +256,9 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 		src = append(src, ff.pts[m.first])
 		kp := kps[qi]
 		dst = append(dst, pt{(kp.X+0.5)/fs - 0.5, (kp.Y+0.5)/fs - 0.5})
+	}
+	if m.remnant {
+		return registerRemnant(fresh, bgr, pg, loc, src, dst, fs)
 	}
 	if len(src) < minInliers {
 		return nil, &RegistrationError{Reason: fmt.Sprintf("only %d features match the fresh sheet", len(src))}
@@ -253,14 +290,14 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 	// a patch on paper torn away finds no match (normalised correlation under 0.7) or an
 	// inconsistent one (RANSAC).
 	paperOK := func(pt) bool { return true }
-	h2, r2, npatch, pairs := refineH(fresh, pg, h, paperOK, false)
+	h2, r2, npatch, pairs := refineH(fresh, pg, h, paperOK, false, m.trim)
 	if npatch < minConfirmPatches {
 		// Few patches: a small remnant. Try the denser point set from the better estimate.
 		h0 := h
 		if npatch >= 8 {
 			h0 = h2
 		}
-		if h3, r3, n3, p3 := refineH(fresh, pg, h0, paperOK, true); n3 > npatch {
+		if h3, r3, n3, p3 := refineH(fresh, pg, h0, paperOK, true, m.trim); n3 > npatch {
 			h2, r2, npatch, pairs = h3, r3, n3, p3
 		}
 	}
@@ -365,9 +402,23 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 		return markUnknown(fresh, out, unknown)
 	}
 	// Rescue: the ink patches fit but lie in a small or thin part of the sheet, and the
-	// homography they fix is wrong far from them (the untorn edges say so). Re-fit it to the
-	// patches and the untorn edge samples together (Gauss-Newton, outline.go); the result
-	// must keep the patches within outlineInkMM and pass every check again on a new mask.
+	// homography they fix is wrong far from them (the untorn edges say so).
+	out2, _, fitted, err2 := outlineFit(fresh, bgr, loc, h, pairs, untorn, is, notes, npatch)
+	if !fitted {
+		return refused(out, rerr)
+	}
+	out.Close()
+	return out2, err2
+}
+
+// outlineFit re-fits h to the ink patches (pairs) and the untorn edge samples together
+// (Gauss-Newton, outline.go); the result must keep the patches within outlineInkMM, pass
+// the side-by-side cross-check (outlineCrossChecks) and every check of finishRegister on a
+// new mask. It returns the fitted homography and, when the fit passed (fitted), the
+// registered sheet with its unknown region marked, or the photo's refusal (inkOffPaper,
+// markUnknown: no sheet then); when it did not, why.
+func outlineFit(fresh *SheetImage, bgr gocv.Mat, loc *located, h homog, pairs []pair, untorn []edgeSample, is []pt, notes []string, npatch int) (out *SheetImage, hn homog, fitted bool, err error) {
+	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	hn, rr, drop := gnRefine(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows())
 	inkOK := !math.IsNaN(rr) && drop <= 0.2
 	hni := hn.inv()
@@ -380,24 +431,36 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, who
 		}
 	}
 	pairRMS := math.Sqrt(pse / float64(len(pairs)))
-	if !inkOK || checkHomography(hn, fresh, bgr, is) != nil || !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
-		return refused(out, rerr)
+	// The evidence is the features and the untorn edges: together they must cover enough
+	// of the sheet.
+	ev := append([]pt(nil), is...)
+	for _, e := range untorn {
+		ev = append(ev, hni.apply(e.v))
+	}
+	if !inkOK {
+		return nil, hn, false, &RegistrationError{Reason: fmt.Sprintf("ink patches and untorn edges disagree (%.0f%% of the evidence off, patches %.2f mm RMS)", 100*drop, pairRMS)}
+	}
+	if err := checkHomography(hn, fresh, bgr, ev); err != nil {
+		return nil, hn, false, err
+	}
+	if !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
+		return nil, hn, false, &RegistrationError{Reason: "a side left out disagrees with the fit of the rest"}
 	}
 	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, unknown2, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
 	if err != nil {
-		return refused(out, rerr)
+		return nil, hn, false, err
 	}
 	notes2 := append(append([]string(nil), notes...), fmt.Sprintf("ink patches and untorn edges fitted together (%.0f%% of the evidence trimmed)", 100*drop))
 	out2, rerr2 := finishRegister(fresh, hn, mask2, img2, foreign2, notes2, pairRMS, outline2, edge2, edgeAll2, npatch)
 	if rerr2 != nil {
 		out2.Close()
-		return refused(out, rerr)
+		return nil, hn, false, rerr2
 	}
-	out.Close()
 	if err := inkOffPaper(out2, pairs); err != nil {
-		return nil, err
+		return nil, hn, true, err
 	}
-	return markUnknown(fresh, out2, unknown2)
+	out2, err = markUnknown(fresh, out2, unknown2)
+	return out2, hn, true, err
 }
 
 // refOffSide reports, per side, whether the fresh photo's own outline (ref: edgeSamples keys
@@ -622,6 +685,19 @@ func lsqHomography(src, dst []pt) (homog, bool) {
 
 // checkHomography refuses degenerate, mirrored or poorly supported alignments.
 func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error {
+	if err := checkShape(h, fresh); err != nil {
+		return err
+	}
+	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
+	hull := convexHull(inl)
+	if polyArea(hull) < 0.005*W*H {
+		return &RegistrationError{Reason: "matching features cover too little of the sheet"}
+	}
+	return nil
+}
+
+// checkShape refuses degenerate, mirrored or impossibly foreshortened alignments.
+func checkShape(h homog, fresh *SheetImage) error {
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	var q [4]pt
 	for i, c := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
@@ -640,10 +716,6 @@ func checkHomography(h homog, fresh *SheetImage, photo gocv.Mat, inl []pt) error
 	}
 	if sides[0]/sides[2] > 3 || sides[2]/sides[0] > 3 || sides[1]/sides[3] > 3 || sides[3]/sides[1] > 3 {
 		return &RegistrationError{Reason: "alignment implies an impossible perspective"}
-	}
-	hull := convexHull(inl)
-	if polyArea(hull) < 0.005*W*H {
-		return &RegistrationError{Reason: "matching features cover too little of the sheet"}
 	}
 	return nil
 }
