@@ -365,13 +365,14 @@ func (am *atomMark) splitCosts(lw []float64, scale, mean float64, centres []floa
 			d[i][c] = inf
 		}
 	}
+	cc := cutCosts(am.prof, mean, max(1, int(math.Round(rightLook*scale))))
 	for i := 0; i < kmax; i++ {
 		e := lw[i] * scale
 		lo, hi := max(1, int(0.25*e)), int(math.Ceil(3*e))+1
 		for c := 1; c <= W; c++ {
 			cut := 0.0
 			if c < W {
-				cut = cutCost(am.prof, c, mean, max(1, int(math.Round(rightLook*scale))))
+				cut = cc[c]
 			}
 			for w := lo; w <= hi && w <= c; w++ {
 				j := c - w

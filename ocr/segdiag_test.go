@@ -36,7 +36,8 @@ type segCase struct {
 // OCR_SYNTH_SEED; OCR_SEGDIAG_PHOTO=1: photographed and rectified) once, then cuts the
 // located skills into letters under each variant named in OCR_SEGDIAG_VARIANTS
 // (comma-separated; see segVariant) and logs the letter figures per variant and per font
-// family. A diagnostic for letter cutting, skipped otherwise.
+// family (OCR_SEGDIAG_SIDE=1: and which way the cuts err, see sideTally). A diagnostic for
+// letter cutting, skipped otherwise.
 func TestSegDiag(t *testing.T) {
 	if os.Getenv("OCR_SEGDIAG") == "" {
 		t.Skip("OCR_SEGDIAG not set")
@@ -101,6 +102,7 @@ func TestSegDiag(t *testing.T) {
 			}
 		}
 		fam := map[string]*[4]float64{}
+		side := map[string]*[4]int{} // OCR_SEGDIAG_SIDE: see sideTally
 		var hds []float64
 		right, located := 0, 0
 		var sdx, sdy, sar, sn float64
@@ -185,9 +187,15 @@ func TestSegDiag(t *testing.T) {
 				}
 				t.Logf("  %s %q %s %s", vn, c.truth.Name, c.truth.Font, strings.Join(hs, " "))
 			}
+			if os.Getenv("OCR_SEGDIAG_SIDE") != "" && !strings.HasPrefix(vn, "oracle") {
+				sideTally(side, c, f, vn == variants[0])
+			}
 			if os.Getenv("OCR_SEGDIAG_V") != "" && !s.lettersRight {
 				t.Logf("  %s %q %s %s %v", vn, c.truth.Name, c.truth.Font, s.marks, notes)
 			}
+		}
+		for f, a := range side {
+			t.Logf("  side %s: ours earlier than truth %d px, later %d px; core %d/%d", f, a[0], a[1], a[2], a[3])
 		}
 		sort.Float64s(hds)
 		within := 0
@@ -365,6 +373,13 @@ func segVariant(t *testing.T, name string) func() {
 		old, o2 := atomDP, splitWeight
 		atomDP, splitWeight = true, f
 		return func() { atomDP, splitWeight = old, o2 }
+	case "strokeend":
+		o1, o2 := strokeEnd, seamWindow
+		strokeEnd = v != "0"
+		if strokeEnd {
+			seamWindow = strokeEndWindow
+		}
+		return func() { strokeEnd, seamWindow = o1, o2 }
 	case "corem":
 		old := coreMargin
 		coreMargin = f
@@ -500,4 +515,83 @@ func oracleGroups(c segCase, overlap bool) [][]int32 {
 		groups[best] = append(groups[best], p)
 	}
 	return groups
+}
+
+// sideTally counts in side[fam] the ink pixels this package gives to an earlier (later)
+// letter than the truth's partition does, in all and on the core band: which way the cuts
+// err. With OCR_SEGDIAG_SIDEDUMP=dir and dump, a DancingScript word's ink is drawn there,
+// its letters in two greys, blue where a pixel went to an earlier letter, red a later one.
+func sideTally(side map[string]*[4]int, c segCase, fam string, dump bool) {
+	parts, _, _, _ := c.im.letterParts(c.v, c.truth.Name)
+	og := oracleGroups(c, false)
+	truthOf := map[int32]int{}
+	for i, g := range og {
+		for _, p := range g {
+			truthOf[p] = i
+		}
+	}
+	rg := c.v.rg
+	if rg.full != nil {
+		rg = rg.full
+	}
+	f := &segFrame{im: c.im, rg: rg, shear: estimateShear(c.im, rg)}
+	f.setCore()
+	if d := os.Getenv("OCR_SEGDIAG_SIDEDUMP"); d != "" && dump && fam == "Dancing" {
+		x0, y0, x1, y1 := c.im.w, c.im.h, 0, 0
+		for _, p := range rg.pix {
+			x, y := int(p)%c.im.w, int(p)/c.im.w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		}
+		img := image.NewRGBA(image.Rect(0, 0, (x1-x0+1)*3, (y1-y0+1)*3))
+		draw.Draw(img, img.Bounds(), &image.Uniform{color.White}, image.Point{}, draw.Src)
+		for i, pt := range parts {
+			for _, p := range pt.pix {
+				col := color.RGBA{170, 170, 170, 255}
+				if i%2 == 1 {
+					col = color.RGBA{90, 90, 90, 255}
+				}
+				if tr, ok := truthOf[p]; ok && tr > i {
+					col = color.RGBA{0, 0, 255, 255}
+				} else if ok && tr < i {
+					col = color.RGBA{255, 0, 0, 255}
+				}
+				x, y := int(p)%c.im.w-x0, int(p)/c.im.w-y0
+				for dy := 0; dy < 3; dy++ {
+					for dx := 0; dx < 3; dx++ {
+						img.Set(x*3+dx, y*3+dy, col)
+					}
+				}
+			}
+		}
+		fp, err := os.Create(filepath.Join(d, c.truth.Name+"_"+c.truth.Font+".png"))
+		if err == nil {
+			png.Encode(fp, img)
+			fp.Close()
+		}
+	}
+	a := side[fam]
+	if a == nil {
+		a = &[4]int{}
+		side[fam] = a
+	}
+	for i, pt := range parts {
+		for _, p := range pt.pix {
+			tr, ok := truthOf[p]
+			if !ok || tr == i {
+				continue
+			}
+			if i < tr {
+				a[0]++
+			} else {
+				a[1]++
+			}
+			if f.inCore(p) {
+				if i < tr {
+					a[2]++
+				} else {
+					a[3]++
+				}
+			}
+		}
+	}
 }
