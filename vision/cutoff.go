@@ -130,7 +130,7 @@ func markUnknown(fresh, s *SheetImage, unknown []byte) (*SheetImage, error) {
 		if mb := edgeRefine(fresh, s); mb != nil {
 			s.setMask(mb)
 		}
-		if a, at := inkMissing(fresh, s, true); a >= inkMissMinMM2 {
+		if a, at := inkShownOrCut(fresh, s, true); a >= inkMissMinMM2 {
 			s.Close()
 			return nil, &PaperMaskError{InkMM2: a, AtMM: [2]float64{at.X, at.Y}, ResidualMM: s.ResidualMM}
 		}
@@ -154,7 +154,7 @@ func markUnknown(fresh, s *SheetImage, unknown []byte) (*SheetImage, error) {
 		s.setMask(mb)
 	}
 	ppm := s.PxPerMM
-	if a, at := inkMissing(fresh, s, false); a >= inkMissMinMM2 {
+	if a, at := inkShownOrCut(fresh, s, false); a >= inkMissMinMM2 {
 		s.Close()
 		return nil, fmt.Errorf("%w: the paper mask of the part it shows cannot be trusted (%.0f mm² of the sheet's writing at (%.0f, %.0f) mm, on what it calls paper, does not show in the photo)", ErrSheetCutOff, a, at.X, at.Y)
 	}
@@ -548,13 +548,48 @@ func freshStrongInk(fresh *SheetImage) []byte {
 // either of its tests (seed 3 case-013 mateo-3: a felt-tip word's ink along the torn-off
 // bottom edge, on that band).
 func inkMissing(fresh, s *SheetImage, whole bool) (float64, pt) {
+	g := groupInk(fresh, s, whole)
+	best, at := 0.0, pt{}
+	for l := 1; l < len(g.tot); l++ {
+		if a := g.missArea(l); g.missing(l) && a > best {
+			best, at = a, g.at[l]
+		}
+	}
+	return best, at
+}
+
+// inkGroups is the fresh sheet's ink on a registered sheet's paper, in groups (see
+// groupInk): per group (label 1..), its ink pixels, those the photo does not show, and where
+// those lie (mm).
+type inkGroups struct {
+	cand  []byte  // the ink counted (frame layout, 255)
+	label []int32 // each pixel's group (frame layout; 0: none)
+	seen  []byte  // inkSeen of the sheet
+	tot   []int
+	miss  []int
+	at    []pt
+	ppm   float64
+}
+
+// missArea is group l's ink the photo does not show, in mm².
+func (g *inkGroups) missArea(l int) float64 { return float64(g.miss[l]) / (g.ppm * g.ppm) }
+
+// missing reports whether group l's ink mostly does not show in the photo (more than
+// inkMissFrac of it).
+func (g *inkGroups) missing(l int) bool {
+	return g.miss[l] > 0 && float64(g.miss[l]) > inkMissFrac*float64(g.tot[l])
+}
+
+// groupInk groups the fresh sheet's ink on s's paper as inkMissing describes; an empty
+// inkGroups when there is none (or no image to compare).
+func groupInk(fresh, s *SheetImage, whole bool) inkGroups {
 	ink := freshInk(fresh)
 	if whole {
 		ink = freshStrongInk(fresh)
 	}
 	w, h := s.Mask.Cols(), s.Mask.Rows()
 	if len(ink) != w*h || s.Image.Empty() || s.Image.Cols() != w || s.Image.Rows() != h {
-		return 0, pt{}
+		return inkGroups{}
 	}
 	ppm := s.PxPerMM
 	seen := inkSeen(s)
@@ -584,7 +619,7 @@ func inkMissing(fresh, s *SheetImage, whole bool) (float64, pt) {
 		}
 	}
 	if !any {
-		return 0, pt{}
+		return inkGroups{}
 	}
 	gm := newMask(w, h, cand)
 	defer gm.Close()
@@ -597,28 +632,25 @@ func inkMissing(fresh, s *SheetImage, whole bool) (float64, pt) {
 	labels := gocv.NewMat()
 	defer labels.Close()
 	n := gocv.ConnectedComponentsWithParams(gm, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	lb := int32s(labels)
-	tot, miss := make([]int, n), make([]int, n)
+	lb := append([]int32(nil), int32s(labels)...)
+	g := inkGroups{cand: cand, label: lb, seen: seen, tot: make([]int, n), miss: make([]int, n), at: make([]pt, n), ppm: ppm}
 	sx, sy := make([]float64, n), make([]float64, n)
 	for i, v := range cand {
 		if v == 0 {
 			continue
 		}
 		l := lb[i]
-		tot[l]++
+		g.tot[l]++
 		if seen[i] == 0 {
-			miss[l]++
+			g.miss[l]++
 			sx[l] += float64(i % w)
 			sy[l] += float64(i / w)
 		}
 	}
-	best, at := 0.0, pt{}
 	for l := 1; l < n; l++ {
-		a := float64(miss[l]) / (ppm * ppm)
-		if miss[l] > 0 && float64(miss[l]) > inkMissFrac*float64(tot[l]) && a > best {
-			best = a
-			at = pt{(sx[l]/float64(miss[l]) + 0.5) / ppm, (sy[l]/float64(miss[l]) + 0.5) / ppm}
+		if g.miss[l] > 0 {
+			g.at[l] = pt{(sx[l]/float64(g.miss[l]) + 0.5) / ppm, (sy[l]/float64(g.miss[l]) + 0.5) / ppm}
 		}
 	}
-	return best, at
+	return g
 }

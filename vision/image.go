@@ -79,6 +79,9 @@ type SheetImage struct {
 	// sheet frame outside the photo, and a margin inside its edge; see cutoff.go); Mask is 0
 	// there. nil when the photo shows the whole sheet.
 	unknown []byte
+	// tableCut (registered sheets): the area (mm²) cut out of the paper mask as table where
+	// the fresh sheet's writing did not show (inkcut.go); 0 when none.
+	tableCut float64
 }
 
 // Close releases the Mats. It is safe to call more than once.

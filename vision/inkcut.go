@@ -1,0 +1,290 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+
+	"gocv.io/x/gocv"
+
+	"tearcam/judge"
+)
+
+// inkShownOrCut is inkMissing (whole as there), after cutting the table out of s's mask where
+// the fresh sheet's writing is missing (cutUnshownInk) when that leaves none missing; the
+// cut is said in s's notes. When ink is still missing, s's mask is left as it was and the
+// first check's area and place are returned.
+func inkShownOrCut(fresh, s *SheetImage, whole bool) (float64, pt) {
+	a, at := inkMissing(fresh, s, whole)
+	if a < inkMissMinMM2 {
+		return a, at
+	}
+	nb, cut := cutUnshownInk(fresh, s, whole)
+	if nb == nil {
+		return a, at
+	}
+	mb := s.Mask.ToBytes()
+	s.setMask(nb)
+	if a2, _ := inkMissing(fresh, s, whole); a2 >= inkMissMinMM2 {
+		s.setMask(mb)
+		return a, at
+	}
+	s.tableCut = cut
+	s.Notes = append(s.Notes, fmt.Sprintf("%.0f mm² of what the paper mask called paper cut out as table: the sheet's writing or ruling there (%.0f mm² at (%.0f, %.0f) mm) does not show in the photo, and a brightness step bounds it", cut, a, at.X, at.Y))
+	return 0, pt{}
+}
+
+// Table cut out where the fresh sheet's writing does not show.
+//
+// On a pale desk the colour and change tests can both take a stretch of the desk seen through
+// a hole or beside a tear line for paper (held-out seed 8: case-015 goran-2/3/4, case-019
+// fatima-3/4/5, case-007 ines-1, 447 to 8574 mm² of desk called paper against the truth),
+// and inkMissing then refuses the photo: the fresh sheet's writing is missing there. That
+// missing writing is certain evidence of the desk where it lies; where that desk ends is
+// not, but the photo shows it as a brightness step (the torn paper's whitened rim, its
+// shadow on the desk), as edgeRefine uses. So the mask's paper is re-decided by the same
+// minimax flood (floodLabels): the desk grows from the missing writing and from the mask's
+// table around the sheet (not from its islands inside the paper, nor within edgeFrameMM of
+// the frame's edge, where a lost speck or the blurred edge would flood blank paper), the
+// paper from all the fresh sheet's ink the photo shows, ruling too, with its halo. Changes
+// not on a real step, or looking like the side they leave (keepStronger, keepLikeSide), are
+// undone, but for whole islands of the mask's paper (they leave no boundary to judge). What
+// is cut must hold missing writing and little writing that shows (inkCutShownFrac). If the
+// flood also gives the desk a part of inkCutSuspectMM2 or more without writing to tell,
+// nothing is cut: this photo's desk is known to pass for paper, and that part is no paper
+// to trust (seed 8 case-019 fatima-5: 2220 mm² of desk beside a tear, no writing on it).
+// The caller checks the writing again on the new mask and refuses the photo when any is
+// still missing; a measurement with a cut photo carries doubts on the faults leftover desk
+// could make (tableCutDoubts).
+
+// cutUnshownInk returns s's mask (frame layout, 255 paper) with the table under the fresh
+// sheet's missing writing cut out (see above), and the area cut (mm²); nil and 0 when
+// nothing is cut. whole is as for inkMissing.
+func cutUnshownInk(fresh, s *SheetImage, whole bool) ([]byte, float64) {
+	w, h := s.Mask.Cols(), s.Mask.Rows()
+	g := groupInk(fresh, s, whole)
+	if len(g.tot) == 0 {
+		return nil, 0
+	}
+	bad := make([]bool, len(g.tot))
+	nbad := 0
+	for l := 1; l < len(g.tot); l++ {
+		if g.missing(l) && g.missArea(l) >= inkMissMinMM2 {
+			bad[l] = true
+			nbad++
+		}
+	}
+	if nbad == 0 {
+		return nil, 0
+	}
+	mb := s.Mask.ToBytes()
+	lab := make([]int8, w*h)
+	unshown := make([]bool, w*h) // the missing ink of the groups that refuse
+	ink, halo := freshInk(fresh), freshInkHalo(fresh)
+	if len(ink) != w*h || len(halo) != w*h {
+		return nil, 0
+	}
+	// The writing and ruling that shows (all the fresh sheet's ink, faint ruling too: a
+	// ruled line is a step the flood would not cross), and the halo around it, is paper.
+	shown := make([]byte, w*h)
+	for i, v := range ink {
+		if v != 0 && mb[i] != 0 && !bad[g.label[i]] && g.seen[i] != 0 {
+			shown[i] = 255
+		}
+	}
+	sm := newMask(w, h, shown)
+	k := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*inkHaloPx+1, 2*inkHaloPx+1))
+	gocv.Dilate(sm, &sm, k)
+	k.Close()
+	shown = sm.ToBytes()
+	sm.Close()
+	e := int(edgeFrameMM * s.PxPerMM)
+	outside := outsideTable(s.Mask, s.unknown, e)
+	for i := range lab {
+		x, y := i%w, i/w
+		switch {
+		case len(s.unknown) == w*h && s.unknown[i] != 0:
+			lab[i] = -1
+		case x < e || y < e || x >= w-e || y >= h-e:
+			// The frame's edge takes no part: the mask often calls a strip of the sheet's
+			// blurred edge there table, which would flood paper beside it.
+			lab[i] = -1
+		case mb[i] == 0 && outside[i]:
+			lab[i] = floodTable
+		case mb[i] == 0:
+			// An island of table inside the paper (a hole, or paper the mask lost) seeds
+			// nothing: paper lost in a blank stretch would take the stretch with it.
+			lab[i] = -1
+		case g.cand[i] != 0 && bad[g.label[i]] && g.seen[i] == 0:
+			lab[i] = floodTable
+			unshown[i] = true
+		case shown[i] != 0 && halo[i] != 0:
+			lab[i] = floodPaper
+		}
+	}
+	// The pixels decided: the open ones and the missing writing (a change too, judged with
+	// the rest by keepStronger and keepLikeSide).
+	dec := make([]byte, w*h)
+	for i, l := range lab {
+		if l == 0 || unshown[i] {
+			dec[i] = 255
+		}
+	}
+	open := spansOf(dec, w, h, 255)
+	cost := edgeCost(s.Image, open)
+	if len(cost) != w*h {
+		return nil, 0
+	}
+	floodLabels(lab, cost, nil, w, h)
+	nb := append([]byte(nil), mb...)
+	for i, l := range lab {
+		if dec[i] != 0 && l == floodTable {
+			nb[i] = 0
+		}
+	}
+	// The flood's changes that do not lie on a real step are undone (but for islands of the
+	// mask's paper the flood gives wholly to the table: they leave no boundary to judge, and
+	// are not the sheet); of the rest, only the parts that hold missing writing are cut.
+	islands := cutIslands(s.Mask, nb)
+	keepStronger(mb, nb, cost, open, halo, w, h)
+	keepLikeSide(mb, nb, u8view(s.Image), halo, open, w, h, s.PxPerMM)
+	for i, v := range islands {
+		if v {
+			nb[i] = 0
+		}
+	}
+	dsp := diffSpans(mb, nb, open, w)
+	if len(dsp) == 0 {
+		return nil, 0
+	}
+	part, n := spanParts(dsp, nil)
+	// Each part must hold missing writing, and little of the sheet's ink that shows: no more
+	// than inkCutShownFrac of its missing ink's area (the desk's grain and a tear line's shadow
+	// read as ink here and there).
+	miss, show, area, hold := make([]int, n), make([]int, n), make([]int, n), make([]bool, n)
+	for k, sp := range dsp {
+		c := part[k]
+		area[c] += int(sp.x1 - sp.x0)
+		for i := int(sp.y)*w + int(sp.x0); i < int(sp.y)*w+int(sp.x1); i++ {
+			if unshown[i] {
+				hold[c] = true
+			}
+			switch {
+			case ink[i] == 0:
+			case g.seen[i] == 0:
+				miss[c]++
+			default:
+				show[c]++
+			}
+		}
+	}
+	for c := range area {
+		if !hold[c] && float64(area[c]) >= inkCutSuspectMM2*s.PxPerMM*s.PxPerMM {
+			// The mask calls paper a part that the flood gives to the table across a real
+			// step, with no writing to tell: after a cut, this photo's table is known to
+			// pass for paper, so such a part is no paper to be trusted either.
+			return nil, 0
+		}
+	}
+	for k, sp := range dsp {
+		if c := part[k]; !hold[c] || float64(show[c]) > inkCutShownFrac*float64(miss[c]) {
+			o := int(sp.y) * w
+			copy(nb[o+int(sp.x0):o+int(sp.x1)], mb[o+int(sp.x0):o+int(sp.x1)])
+		}
+	}
+	cut := 0
+	for i := range nb {
+		if nb[i] != mb[i] {
+			cut++
+		}
+	}
+	if cut == 0 {
+		return nil, 0
+	}
+	return nb, float64(cut) / (s.PxPerMM * s.PxPerMM)
+}
+
+// inkCutShownFrac: a part of the mask cut out as table may hold the fresh sheet's writing
+// that the photo shows up to this fraction of the writing it does not show.
+const inkCutShownFrac = 0.25
+
+// inkCutSuspectMM2: a part of the mask of this area or more that the flood gives to the table
+// without missing writing in it makes cutUnshownInk cut nothing.
+const inkCutSuspectMM2 = 25.0
+
+// tableCutDoubts are the structured doubts of a measurement between before and after when
+// either had table cut out of its mask (cutUnshownInk): that photo's desk passes for paper,
+// and what is left of it where no writing lies would show as paper too, so a piece split
+// in two, one kept from the sheet's edge, or one made too small for the template is no
+// certain fault. res is the measurement's result so far.
+func tableCutDoubts(before, after *SheetImage, res *TearResult) []judge.Doubt {
+	cut := max(before.tableCut, after.tableCut)
+	if cut == 0 || res.Pieces == 0 {
+		return nil
+	}
+	why := fmt.Sprintf("a photo's paper mask took the desk for paper (%.0f mm² cut out where the sheet's writing did not show), and desk with no writing on it may still be taken for paper", cut)
+	var ds []judge.Doubt
+	if res.Pieces > 1 {
+		ds = append(ds, judge.Doubt{About: judge.AboutPieces, Text: why})
+	}
+	if !res.EdgeToEdge {
+		ds = append(ds, judge.Doubt{About: judge.AboutEdgeToEdge, Text: why})
+	}
+	if !res.TemplateFits {
+		ds = append(ds, judge.Doubt{About: judge.AboutTemplateFits, Text: why})
+	}
+	return ds
+}
+
+// outsideTable reports, per pixel (frame layout), whether mask calls it table in a part of
+// the table (8-connected) that reaches the frame's edge (within e px of it) or the unknown
+// region: the table around the sheet, not an island inside the paper.
+func outsideTable(mask gocv.Mat, unknown []byte, e int) []bool {
+	w, h := mask.Cols(), mask.Rows()
+	nm := gocv.NewMat()
+	defer nm.Close()
+	gocv.BitwiseNot(mask, &nm)
+	cc := gocv.NewMat()
+	defer cc.Close()
+	n := gocv.ConnectedComponentsWithParams(nm, &cc, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	cl := int32s(cc)
+	out := make([]bool, n)
+	for i, c := range cl {
+		x, y := i%w, i/w
+		if c > 0 && (x < e || y < e || x >= w-e || y >= h-e || (len(unknown) == w*h && unknown[i] != 0)) {
+			out[c] = true
+		}
+	}
+	res := make([]bool, w*h)
+	for i, c := range cl {
+		res[i] = c > 0 && out[c]
+	}
+	return res
+}
+
+// cutIslands reports, per pixel (frame layout), whether it lies in a part of mask's paper
+// (8-connected) that nb (the mask re-decided) calls table throughout, other than the largest
+// part: an island of "paper" apart from the sheet.
+func cutIslands(mask gocv.Mat, nb []byte) []bool {
+	cc := gocv.NewMat()
+	defer cc.Close()
+	n := gocv.ConnectedComponentsWithParams(mask, &cc, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	cl := int32s(cc)
+	size, kept := make([]int, n), make([]int, n)
+	for i, c := range cl {
+		size[c]++
+		if nb[i] != 0 {
+			kept[c]++
+		}
+	}
+	big := 0
+	for c := 1; c < n; c++ {
+		if size[c] > size[big] || big == 0 {
+			big = c
+		}
+	}
+	res := make([]bool, len(cl))
+	for i, c := range cl {
+		res[i] = c > 0 && int(c) != big && kept[c] == 0
+	}
+	return res
+}
