@@ -30,7 +30,10 @@ type Character struct {
 	paperDoubt int
 	out        OutReason
 	outAt      int // index of the tear that put the character out
-	ruled      int // tears ruled so far
+	// undecidedAt is the last tear whose verdict was left undecided (0: none): owed tears
+	// wait for its verdict.
+	undecidedAt int
+	ruled       int // tears ruled so far
 }
 
 // skillTrack is one declared skill's letters.

@@ -123,6 +123,7 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	r.Notes = append(r.Notes, m.Notes...)
 	if len(d.undecided) > 0 {
 		r.Verdict = Undecided
+		c.undecidedAt = index
 		r.UndecidedReason = strings.Join(d.undecided, "; ")
 		if m.Refused != "" || d.lettersDoubted {
 			r.LettersAsBefore = true
@@ -155,7 +156,14 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 			if c.owed > 0 {
 				c.owed--
 			} else {
-				r.Notes = append(r.Notes, "penalty tear with no tear owed: nothing to pay")
+				n := "penalty tear with no tear owed: nothing to pay"
+				if c.undecidedAt > 0 {
+					// The owed count waits for undecided verdicts: a faux pas among them
+					// would be owed, and this tear would pay it.
+					n += fmt.Sprintf(" (as ruled: tear %d is undecided, and if the GM rules it a faux pas, this tear pays for it)", c.undecidedAt)
+					c.undecidedAt = 0
+				}
+				r.Notes = append(r.Notes, n)
 			}
 		}
 		if r.Verdict == FauxPas {

@@ -537,6 +537,14 @@ func TestRuleSequences(t *testing.T) {
 			// took: o gone before this tear): the counts are measured again.
 			{tear: penalty("Hop"), m: meas("GGR", "OOO"), verdict: Valid, hop: 0, axe: 3, owed: 0, paper: true},
 		}},
+		// A penalty with nothing owed after an undecided tear may be paying for it.
+		{name: "penalty after an undecided tear", steps: []step{
+			{tear: use("Hop"), m: meas("AOO", "OOO"), verdict: Undecided, hop: 3, axe: 3, paper: true, reason: "too close to call", unmeasured: []string{"Hop"}},
+			{tear: penalty("Axe"), m: meas("OOO", "ROO"), verdict: Valid, hop: 3, axe: 2, paper: true,
+				note: "penalty tear with no tear owed: nothing to pay (as ruled: tear 1 is undecided, and if the GM rules it a faux pas, this tear pays for it)"},
+			// Another penalty with nothing owed: tear 1 was answered by tear 2 already.
+			{tear: penalty("Axe"), m: meas("OOO", "GRO"), verdict: Valid, hop: 3, axe: 1, paper: true, note: "penalty tear with no tear owed: nothing to pay"},
+		}},
 		{name: "gone for good", steps: []step{
 			{tear: use("Hop"), m: meas("ROO", "OOO"), verdict: Valid, hop: 2, axe: 3, paper: true},
 			// H measured on the sheet again (a misregistration): it stays gone.
