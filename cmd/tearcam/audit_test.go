@@ -495,3 +495,18 @@ func TestAuditSaysPaperAssumed(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stderr, "no paper given")
 }
+
+// TestAuditDiscoveryTable: a player who declared no skills gets the words found on the sheet
+// and tears undecided for it, with no empty "letters left" line (a tester).
+func TestAuditDiscoveryTable(t *testing.T) {
+	dir := t.TempDir()
+	ok := fake.Photo{RemovedAreaMM2: 1000, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "di-0.jpg"), fake.JSON(fake.Sheet{Sheet: true, Words: []string{"Swordsmanship", "Tea"}}), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "di-1.jpg"), fake.JSON(ok), 0o644))
+	manifest := filepath.Join(dir, "session.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte("paper: a4\nplayers:\n  - name: Di\n    sheet: di-0.jpg\n    tears:\n      - {photo: di-1.jpg, kind: use, skill: Tea}\n"), 0o644))
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--db", filepath.Join(t.TempDir(), "t.db"))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "undecided  no skills declared for Di")
+	assert.NotContains(t, stdout, "letters left")
+}

@@ -112,6 +112,13 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 	if len(detail) > 0 {
 		line += "  " + strings.Join(detail, "; ")
 	}
+	if len(r.Skills) == 0 {
+		// Discovery mode: no skills declared, no letters to count (a tester: an empty
+		// "letters left" line).
+		t.printf("%s\n", strings.TrimRight(line, " "))
+		t.shown = append(t.shown, r.Skills...)
+		return
+	}
 	t.printf("%s\n  %3s  %s: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeftLabel(r), judge.LetterCounts(r.Skills))
 	t.shown = append(t.shown, r.Skills...)
 }

@@ -14,10 +14,15 @@ import (
 // message").
 func warnUnreadable(w io.Writer, m *session.Manifest) {
 	for _, p := range m.Players {
-		for _, s := range p.Skills {
-			if rs := ocr.Unreadable(s); len(rs) > 0 {
-				fmt.Fprintf(w, "note: %s's skill %q has letters outside the Latin alphabet (%s), which tearcam's OCR (Tesseract, English model) cannot read: it will be reported not located\n", p.Name, s, string(rs))
-			}
+		warnUnreadableSkills(w, p.Name, p.Skills)
+	}
+}
+
+// warnUnreadableSkills is warnUnreadable for one player's skills (watch's players).
+func warnUnreadableSkills(w io.Writer, player string, skills []string) {
+	for _, s := range skills {
+		if rs := ocr.Unreadable(s); len(rs) > 0 {
+			fmt.Fprintf(w, "note: %s's skill %q has letters outside the Latin alphabet (%s), which tearcam's OCR (Tesseract, English model) cannot read: it will be reported not located\n", player, s, string(rs))
 		}
 	}
 }

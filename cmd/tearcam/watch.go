@@ -193,7 +193,7 @@ func (o *watchOptions) plan() (*watchPlan, error) {
 			return nil, usageErrorf("watch: --player %q: names must be given and distinct", o.Players[i])
 		}
 		seen[strings.ToLower(name)] = true
-		skills, err := skillList("watch: --skills for "+name, o.Skills[i])
+		skills, err := skillList("watch: --skills (for "+name+")", o.Skills[i])
 		if err != nil {
 			return nil, err
 		}
@@ -215,6 +215,9 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		return err
 	}
 	errOut := opts.IO.ErrOut
+	for _, p := range pl.Players {
+		warnUnreadableSkills(errOut, p.Name, p.Skills)
+	}
 	logf := func(format string, a ...any) { fmt.Fprintf(errOut, "tearcam watch: "+format+"\n", a...) }
 
 	// A regular --json file holds the rulings so far at every moment; a device or a FIFO

@@ -464,8 +464,8 @@ func TestWatchBadInput(t *testing.T) {
 		{"negative grace", []string{"watch", "--source", "0", "--skills", "A", "--grace", "-2s"}, 2, "watch: --grace -2s: want a duration of 0 or more"},
 		{"unpaired skills", []string{"watch", "--source", "0", "--player", "Ann", "--player", "Bob", "--skills", "A"}, 2, "2 --player but 1 --skills"},
 		{"session and players", []string{"watch", "--source", "0", "--session", plan, "--player", "Ann", "--skills", "A"}, 2, "cannot be used together"},
-		{"skill given twice", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "Caf\u00e9,Cafe\u0301"}, 2, `--skills for Ann: "Café" given twice`},
-		{"empty skill", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "hand,,by"}, 2, `--skills for Ann "hand,,by": skill 2 is empty`},
+		{"skill given twice", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "Caf\u00e9,Cafe\u0301"}, 2, `--skills (for Ann): "Café" given twice`},
+		{"empty skill", []string{"watch", "--source", "0", "--player", "Ann", "--skills", "hand,,by"}, 2, `--skills (for Ann) "hand,,by": skill 2 is empty`},
 		{"bad manifest", []string{"watch", "--source", "0", "--session", filepath.Join(dir, "nope.yaml")}, 2, "nope.yaml"},
 		{"camera missing", []string{"watch", "--source", "0", "--session", plan}, 1, "/dev/video0 does not exist (no camera attached?)"},
 		{"video missing", []string{"watch", "--source", filepath.Join(dir, "gone.mp4"), "--skills", "A"}, 2, "gone.mp4: no such file or directory"},
@@ -875,4 +875,16 @@ func TestWatchOutputIsInput(t *testing.T) {
 			assert.Equal(t, planBytes, got, "the plan was overwritten")
 		})
 	}
+}
+
+// TestWatchWarnsUnreadableSkill: watch, like audit and judge, says up front that a skill in
+// another script cannot be read (a tester), before it fails on the missing camera.
+func TestWatchWarnsUnreadableSkill(t *testing.T) {
+	if _, err := os.Stat("/dev/video0"); err == nil {
+		t.Skip("a camera is attached")
+	}
+	iostreams, _, stderr := testIO()
+	assert.Equal(t, 1, Main([]string{"watch", "--source", "0", "--player", "Ann", "--skills", "Cooking,Ёжик"}, iostreams), stderr.String())
+	assert.Contains(t, stderr.String(), `note: Ann's skill "Ёжик" has letters outside the Latin alphabet (Ёжик), which tearcam's OCR (Tesseract, English model) cannot read`)
+	assert.NotContains(t, stderr.String(), `"Cooking"`)
 }
