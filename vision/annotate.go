@@ -152,13 +152,23 @@ func AnnotatePhoto(photo gocv.Mat, width int, verdict string, lines []string) (g
 // withBand returns img (BGR) under a text band: the verdict, then the lines wrapped at word
 // boundaries to the image's width. The caller closes the new Mat (and still owns img).
 func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
-	scale := float64(img.Cols()) / 900
+	// Scaled to the image's width, but never below a size that stays legible on a small
+	// sheet's image (105x148 mm: 420 px wide, where the verdict was clipped; a tester).
+	scale := max(float64(img.Cols())/900, 0.55)
 	text := []string{bandText(verdict)}
 	for _, l := range lines {
 		text = append(text, wrapText(bandText(l), 0.8*scale, max(1, int(2*scale)), img.Cols()-int(20*scale))...)
 	}
 	lh := int(32 * scale)
-	band := lh*len(text) + lh/2
+	// Each line's baseline: the verdict's, in a larger font, a third of a line lower so that
+	// its top stays inside the band.
+	base := make([]int, len(text))
+	y := lh / 3
+	for i := range text {
+		y += lh
+		base[i] = y
+	}
+	band := y + lh/2
 	out := gocv.NewMatWithSize(img.Rows()+band, img.Cols(), gocv.MatTypeCV8UC3)
 	out.SetTo(gocv.NewScalar(40, 30, 30, 0))
 	roi := out.Region(image.Rect(0, band, img.Cols(), band+img.Rows()))
@@ -169,7 +179,7 @@ func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
 		if i == 0 {
 			fs, tk = 1.0*scale, max(2, int(3*scale))
 		}
-		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), lh*(i+1)), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
+		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), base[i]), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
 	}
 	return out
 }

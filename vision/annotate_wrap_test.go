@@ -60,15 +60,15 @@ func TestAnnotatePhoto(t *testing.T) {
 	require.NoError(t, err)
 	defer out.Close()
 	// 400 x 300 scaled to 840 wide is 840 x 630; the band (scale 840/900: 29 px a line) holds
-	// the verdict and one line: 2*29 + 29/2 = 72 px.
+	// a third of a line above the verdict, the verdict and one line: 9 + 2*29 + 29/2 = 81 px.
 	assert.Equal(t, 840, out.Cols())
-	assert.Equal(t, 630+72, out.Rows())
-	assert.Equal(t, []uint8{10, 200, 30}, vec3(out.GetVecbAt(72+315, 420)), "the photo, under the band")
+	assert.Equal(t, 630+81, out.Rows())
+	assert.Equal(t, []uint8{10, 200, 30}, vec3(out.GetVecbAt(81+315, 420)), "the photo, under the band")
 	assert.Equal(t, []uint8{10, 200, 30}, vec3(out.GetVecbAt(out.Rows()-1, 839)))
-	assert.Equal(t, []uint8{40, 30, 30}, vec3(out.GetVecbAt(71, 839)), "the band's dark background")
+	assert.Equal(t, []uint8{40, 30, 30}, vec3(out.GetVecbAt(80, 839)), "the band's dark background")
 	white := 0
 	for x := range 300 {
-		for y := range 72 {
+		for y := range 81 {
 			if v := out.GetVecbAt(y, x); v[0] > 200 && v[1] > 200 && v[2] > 200 {
 				white++
 			}
@@ -94,4 +94,35 @@ func TestBandText(t *testing.T) {
 	for _, r := range bandText("mm² × ° ± ≤ ≥ … é ø 魔") {
 		assert.True(t, r >= 0x20 && r < 0x7f, "%q", r)
 	}
+}
+
+// TestBandSmallSheet: on a small sheet's image (105x148 mm at 4 px/mm: 420 px wide) the
+// verdict is drawn whole, its top inside the band, and no smaller than on a 495 px image
+// (a tester: the verdict was clipped at the top).
+func TestBandSmallSheet(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(10, 200, 30, 0), 592, 420, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	out := withBand(img, "undecided", []string{"undecided: a reason"})
+	defer out.Close()
+	band := out.Rows() - 592
+	rowWhite := func(y int) int {
+		n := 0
+		for x := range out.Cols() {
+			if v := out.GetVecbAt(y, x); v[0] > 200 && v[1] > 200 && v[2] > 200 {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Zero(t, rowWhite(0)+rowWhite(1), "nothing drawn on the band's top rows: the verdict is not clipped")
+	top := -1
+	for y := range band {
+		if rowWhite(y) > 0 {
+			top = y
+			break
+		}
+	}
+	require.GreaterOrEqual(t, top, 2, "the verdict is drawn in the band")
+	// Scale 0.55 at least: the verdict (1.0 x scale) is about 21 x 0.55 = 12 px tall.
+	assert.GreaterOrEqual(t, gocv.GetTextSize("undecided", gocv.FontHersheySimplex, 0.55, 2).Y, 11)
 }
