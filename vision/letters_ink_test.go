@@ -16,7 +16,8 @@ import (
 // before-paper (past an earlier tear) does not make its letter gone; in joined writing, where
 // outlines overlap, a neighbour's stroke crossing the tear does not make a letter cut or
 // ambiguous (each pixel belongs to the nearest outline centre); an outline with no ink at
-// all that crosses the tear is unknown, not a certain state.
+// all that crosses the tear is unknown, not a certain state; one wholly on paper torn off, well
+// away from the tear, is removed.
 func TestLetterStatesInkOnly(t *testing.T) {
 	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
 	sz := frameSize(p, DefaultPxPerMM)
@@ -38,9 +39,12 @@ func TestLetterStatesInkOnly(t *testing.T) {
 		{"B", rectPoly(60, 146, 6, 8, 0), rectPoly(57, 138, 12, 18, 0)}, // across the tear; overlaps A's outline
 		{"N", nil, rectPoly(100, 145, 6, 8, 0)},                         // no ink, across the tear
 		{"S", rectPoly(120, 100, 6, 8, 0), rectPoly(119, 99, 8, 10, 0)}, // plainly on the sheet
+		{"P", nil, rectPoly(30, 165, 6, 8, 0)},                          // no ink, wholly on the torn-off paper
+		{"Q", nil, rectPoly(80, 150.6, 6, 8, 0)},                        // no ink, torn off but 0.6 mm from the tear
+		{"R", nil, rectPoly(130, 120, 6, 8, 0)},                         // no ink, wholly on the sheet
 	}
 	var layout judge.SkillLayout
-	layout.Name = "gABNS"
+	layout.Name = "gABNSPQR"
 	for _, l := range letters {
 		if l.ink != nil {
 			var q []image.Point
@@ -63,6 +67,9 @@ func TestLetterStatesInkOnly(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	require.Len(t, r.Measurement.Letters, 1)
-	assert.Equal(t, []judge.LetterState{judge.LetterOnSheet, judge.LetterOnSheet, judge.LetterCut, judge.LetterUnknown, judge.LetterOnSheet},
+	// An inkless outline wholly on paper torn off is removed when it lies more than a
+	// millimetre beyond the usual reach from the tear (P), unknown closer (Q).
+	assert.Equal(t, []judge.LetterState{judge.LetterOnSheet, judge.LetterOnSheet, judge.LetterCut, judge.LetterUnknown, judge.LetterOnSheet,
+		judge.LetterRemoved, judge.LetterUnknown, judge.LetterOnSheet},
 		r.Measurement.Letters[0].States)
 }
