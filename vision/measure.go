@@ -254,9 +254,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
 	boxes := make([]image.Rectangle, len(pieces)) // of each piece's pixels near the outer edge
+	spans := make([][2]int, len(pieces))          // first and last+1 pixel index of each piece
 	for i := range removed {
 		if pi := keep[lb[i]]; pi >= 0 && ob[i] != 0 {
 			removed[i] = 255
+			if spans[pi][1] == 0 {
+				spans[pi][0] = i
+			}
+			spans[pi][1] = i + 1
 			if nearOuter[i] != 0 {
 				touch[pi] = true
 				boxes[pi] = boxes[pi].Union(image.Rect(i%w, i/w, i%w+1, i/w+1))
@@ -299,7 +304,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	for pi, p := range pieces {
 		pm := make([]byte, w*h)
 		box := image.Rectangle{Min: image.Pt(w, h)}
-		for i := range pm {
+		for i := spans[pi][0]; i < spans[pi][1]; i++ { // (the piece's rows only)
 			if int(lb[i]) == p.label && ob[i] != 0 {
 				pm[i] = 255
 				x, y := i%w, i/w
