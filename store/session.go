@@ -176,15 +176,18 @@ func putPhoto(ctx context.Context, tx *sql.Tx, p Photo) (sql.NullInt64, error) {
 	return sql.NullInt64{Int64: id, Valid: true}, nil
 }
 
-// FindPlayer looks a player up by session and player name. An empty session name means the
-// most recently updated session that has a player of that name.
+// FindPlayer looks a player up by session and player name, as a GM types it: the exact name
+// first, else the name in any case (ASCII letters; a manifest never holds two players whose
+// names differ only in case). An empty session name means the most recently updated session
+// that has a player of that name.
 func (db *DB) FindPlayer(ctx context.Context, session, name string) (Player, error) {
 	var p Player
 	var sha, path sql.NullString
 	q := `SELECT p.id, p.session_id, p.name, p.position, p.tears, ph.sha256, ph.path
 		FROM players p JOIN sessions s ON s.id = p.session_id LEFT JOIN photos ph ON ph.id = p.sheet_photo_id
-		WHERE p.name = ? AND (? = '' OR s.name = ?) ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	err := db.db.QueryRowContext(ctx, q, name, session, session).Scan(&p.ID, &p.SessionID, &p.Name, &p.Position, &p.Tears, &sha, &path)
+		WHERE (p.name = ? OR lower(p.name) = lower(?)) AND (? = '' OR s.name = ?)
+		ORDER BY p.name = ? DESC, s.updated_at DESC, s.id DESC LIMIT 1`
+	err := db.db.QueryRowContext(ctx, q, name, name, session, session, name).Scan(&p.ID, &p.SessionID, &p.Name, &p.Position, &p.Tears, &sha, &path)
 	if errors.Is(err, sql.ErrNoRows) {
 		if session == "" {
 			return p, fmt.Errorf("player %q: %w", name, ErrNotFound)

@@ -163,6 +163,11 @@ func TestPlayerStateAndEvents(t *testing.T) {
 	assert.JSONEq(t, `{"ann":"rock","gm":"scissors"}`, string(evs[0].Data))
 	assert.Equal(t, "Ann", evs[1].Player)
 
+	// The player as a GM types the name: any case (a tester: "--player breta" was not found).
+	lower, err := db.PlayerState(ctx, "", "ann")
+	require.NoError(t, err)
+	assert.Equal(t, st.Standing, lower.Standing)
+
 	_, err = db.PlayerState(ctx, "", "Nobody")
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	_, err = db.RecordEvent(ctx, store.Event{Player: "Nobody", Kind: "throw"})
