@@ -9,26 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLeveragesSumToParameters: the hat matrix's trace is the number of parameters (6), and
-// a lone point far from a cluster has a leverage near 1 (it alone fixes the model there).
-func TestLeveragesSumToParameters(t *testing.T) {
-	rng := rand.New(rand.NewSource(1))
-	var p []pt
-	for i := 0; i < 17; i++ {
-		p = append(p, pt{50 + 30*rng.Float64(), 180 + 100*rng.Float64()})
-	}
-	p = append(p, pt{73, 44}) // far above the cluster
-	lev := leverages(p)
-	require.Len(t, lev, len(p))
-	sum := 0.0
-	for _, l := range lev {
-		sum += l
-	}
-	assert.InDelta(t, 6, sum, 1e-6)
-	assert.Greater(t, lev[len(p)-1], 0.9)
-	assert.Nil(t, leverages(p[:6]), "fewer than 7 points: no model to judge by")
-}
-
 // TestLeveragedAlternativeLonePatch is held-out seed 9 case-005 bo-3 in miniature: 17
 // exact correspondences (sheet mm to photo px) bunched in the lower part of the sheet and one
 // far above them matched 2 mm off. The least-squares fit with it keeps that patch's own
