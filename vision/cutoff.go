@@ -285,8 +285,9 @@ func partialMasks(before, after *SheetImage, bm, am []byte) []byte {
 // partialDoubts adds to res the doubts the maybe region raises (see partialMasks), and
 // returns the maybe region as measured (opened like the removal, 255) for the letters and
 // the template. bm is the before mask as measured (maybe pixels paper), removed the pieces,
-// nearOuter the pixels near the before-sheet's outer edge, touch whether each piece touches it.
-func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch []bool, lb []int32, keep []int, w, h int, ppm float64) []byte {
+// nearOuter the pixels near the before-sheet's outer edge, touch whether each piece touches it;
+// where says where the maybe paper may have been lost (maybeWhere).
+func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch []bool, lb []int32, keep []int, w, h int, ppm float64, where string) []byte {
 	m := &res.Measurement
 	d := int(math.Round(SliverMM * ppm))
 	if d%2 == 0 {
@@ -403,7 +404,6 @@ func partialDoubts(res *TearResult, maybe, bm, removed, nearOuter []byte, touch 
 	if total == 0 {
 		return out
 	}
-	where := "outside the view of a photo that cut the sheet off"
 	if res.Pieces == 0 {
 		if len(alone) > 0 {
 			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,

@@ -85,6 +85,16 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// A photo that cut the sheet off: its unknown region filled where the other sheet
 	// decides, the rest "maybe" (kept in bm and am, measured apart: cutoff.go).
 	maybe := partialMasks(before, after, bm, am)
+	// Paper that only removed paper surrounds is not the sheet's (islands.go).
+	if isl := fillIslands(bm, am, w, h); isl != nil {
+		ab := after.Mask.ToBytes()
+		for i, v := range isl {
+			if v != 0 {
+				ab[i] = 0
+			}
+		}
+		after.setMask(ab)
+	}
 
 	raw := make([]byte, w*h)
 	for i := range raw {
@@ -297,7 +307,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 
 	// Outlines and tear lines, and the template in each piece.
 	var same, shown, holes []string
-	var ink []byte // inkZone of the fresh sheet, for sameLook and holeLooksLikePaper
+	var missed []byte // the pieces in shown and holes: paper the after mask may have missed (missed.go)
+	var ink []byte    // inkZone of the fresh sheet, for sameLook and holeLooksLikePaper
 	if len(pieces) > 0 && img != nil {
 		ink = sheetInkZone(before, w, h, ppm) // a registered sheet carries the fresh one's
 	}
@@ -324,6 +335,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			if ok, c := holeLooksLikePaper(img, am, ink, pm, box, w, h, ppm); ok {
 				at := box.Min.Add(box.Max).Div(2)
 				holes = append(holes, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm: colour within %.0f%% of it", float64(p.area)/(ppm*ppm), float64(at.X)/ppm, float64(at.Y)/ppm, 100*c))
+				missed = addPiece(missed, pm)
 			}
 		}
 		// A piece that still shows the fresh sheet's writing or ruling is paper the after
@@ -332,6 +344,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			if ok, inkMM2, frac := inkShownCheck(freshGray(before), img, pm, box, w, h, ppm); ok {
 				c := box.Min.Add(box.Max).Div(2)
 				shown = append(shown, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm: %.0f%% of its %.0f mm² of writing or ruling", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm, 100*frac, inkMM2))
+				missed = addPiece(missed, pm)
 			}
 		}
 		outline, tears := pieceOutline(pmat, nearOuter, w, ppm)
@@ -371,11 +384,12 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.PaperFitsTemplate = res.PaperFits
 	if maybe != nil {
-		mo := partialDoubts(res, maybe, bm, removed, nearOuter, touch, lb, keep, w, h, ppm)
+		where := maybeWhere(before, maybe)
+		mo := partialDoubts(res, maybe, bm, removed, nearOuter, touch, lb, keep, w, h, ppm, where)
 		if !res.TemplateFits && res.Pieces > 0 && mayFitWith(removed, mo, w, h, ppm, t) {
 			// The template might fit once the maybe paper beside the pieces is added.
 			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutTemplateFits,
-				Text: "the template may fit in a removed piece together with paper lost outside the view of a photo that cut the sheet off"})
+				Text: "the template may fit in a removed piece together with paper lost " + where})
 		}
 		if !res.PaperFits && len(after.unknown) == w*h && mayFitWith(after.Mask.ToBytes(), after.unknown, w, h, ppm, t) {
 			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPaperFits,
@@ -440,6 +454,9 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		m.Doubts = append(m.Doubts, "a photo is greyscale: paper was told from the table by brightness alone (shaded paper and a pale table grain look alike)")
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
+	if missed != nil && after != before {
+		markMissed(before, after, missed, bm, am, removed, seen, w, h, layouts, resid, m.Letters)
+	}
 	return res, nil
 }
 
