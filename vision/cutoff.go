@@ -654,3 +654,130 @@ func groupInk(fresh, s *SheetImage, whole bool) inkGroups {
 	}
 	return g
 }
+
+// A fresh sheet near the photo's edge.
+//
+// On the work image (640 px) a strip of table a few photo pixels wide between the sheet and
+// the photo's edge blurs into the sheet's blob (held-out seed 9 case-006 noor-0: the bottom
+// side 10 px from the edge of a 1600x1200 photo, fitted on the work image's last row), and
+// the sheet looks cut off. clearOfFrame decides on the full-resolution photo.
+
+// frameReachWork (work px) is how far inside the side the work image put on the photo's edge
+// clearOfFrame looks for the paper's edge: the area downscale and the 5x5 blur merge a strip
+// of table up to a few work pixels wide into the paper's blob.
+const frameReachWork = 6
+
+// minFrameGap (photo px) is the least distance between the sheet and the photo's edge: less
+// leaves no pixel of table that the paper's own blurred edge does not reach.
+const minFrameGap = 2.0
+
+// clearOfFrame decides whether a sheet pickSheet called cut off (q: its quadrilateral in photo
+// px) lies wholly inside the photo. The sides within frameReachWork of the photo's edge are
+// refined on the full-resolution photo with their profiles cut at the photo's edge (the rest
+// as refineQuad would, with reach); then every corner must lie at least minFrameGap inside the
+// photo, and along each such side (every 2% of it), where the photo's edge is nearer than frameReachWork, the
+// strip between the side and the photo's edge must be table: a colour step of at least
+// minFallbackStep from the paper 5 px inside (median), and table by the colour models of loc
+// (most samples), when it has them. A sheet the photo's edge cuts has paper, not table, there (its "side" is
+// the photo's edge, or a line of writing or ruling beside it). It returns the refined
+// quadrilateral.
+func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bool) {
+	w, h := bgr.Cols(), bgr.Rows()
+	edgeDist := func(p pt) float64 {
+		return min(p.X+0.5, p.Y+0.5, float64(w)-0.5-p.X, float64(h)-0.5-p.Y)
+	}
+	wide := frameReachWork / loc.scale
+	var reaches [4]float64
+	near := false
+	for s := range reaches {
+		reaches[s] = reach
+		a, b := q[s], q[(s+1)%4]
+		d := b.sub(a).mul(1 / dist(a, b))
+		// Along an edge of the photo (within 20 degrees of it), an end within wide of it.
+		along := []float64{math.Abs(d.Y), math.Abs(d.X), math.Abs(d.Y), math.Abs(d.X)}
+		for e, ed := range [][2]float64{{a.X + 0.5, b.X + 0.5}, {a.Y + 0.5, b.Y + 0.5},
+			{float64(w) - 0.5 - a.X, float64(w) - 0.5 - b.X}, {float64(h) - 0.5 - a.Y, float64(h) - 0.5 - b.Y}} {
+			if min(ed[0], ed[1]) < wide && along[e] > 0.94 {
+				reaches[s], near = wide, true
+			}
+		}
+	}
+	if !near {
+		return q, false
+	}
+	q = refineSides(bgr, q, reaches, true)
+	for _, c := range q {
+		if edgeDist(c) < minFrameGap {
+			return q, false
+		}
+	}
+	img := u8view(bgr)
+	pix := func(p pt) int {
+		x, y := int(math.Round(p.X)), int(math.Round(p.Y))
+		if x < 0 || y < 0 || x >= w || y >= h {
+			return -1
+		}
+		return 3 * (y*w + x)
+	}
+	c := q[0].add(q[1]).add(q[2]).add(q[3]).mul(0.25)
+	var strip []byte // BGR of the strip's samples
+	for s := range q {
+		a, b := q[s], q[(s+1)%4]
+		d := b.sub(a).mul(1 / dist(a, b))
+		n := pt{-d.Y, d.X}
+		if n.dot(lerp(a, b, 0.5).sub(c)) < 0 {
+			n = n.mul(-1)
+		}
+		var steps []float64
+		for k := 1; k < 50; k++ {
+			p := lerp(a, b, float64(k)/50)
+			gap := rayToEdge(p, n, w, h)
+			if gap >= wide {
+				continue // the work image saw table here
+			}
+			if gap < minFrameGap {
+				return q, false
+			}
+			o, i := pix(p.add(n.mul(math.Min(3, gap-1)))), pix(p.sub(n.mul(5)))
+			if o < 0 || i < 0 {
+				return q, false
+			}
+			step := 0.0
+			for ch := 0; ch < 3; ch++ {
+				step += math.Abs(float64(img[o+ch]) - float64(img[i+ch]))
+			}
+			steps = append(steps, step)
+			strip = append(strip, img[o:o+3]...)
+		}
+		if len(steps) > 0 && percentile(steps, 0.5) < minFallbackStep {
+			return q, false
+		}
+	}
+	if loc.fg == nil || loc.bg == nil {
+		return q, true // the fallbacks' regions (GrabCut, edges) come without colour models
+	}
+	table := 0
+	for _, v := range paperProbBGR(strip, loc.fg, loc.bg, 0.5) {
+		if v < 128 {
+			table++
+		}
+	}
+	return q, 2*table > len(strip)/3 || len(strip) == 0
+}
+
+// rayToEdge is the distance from p (photo px, pixel centres) along the unit vector n to the
+// edge of a w x h photo.
+func rayToEdge(p, n pt, w, h int) float64 {
+	t := math.Inf(1)
+	if n.X > 1e-9 {
+		t = math.Min(t, (float64(w)-0.5-p.X)/n.X)
+	} else if n.X < -1e-9 {
+		t = math.Min(t, (p.X+0.5)/-n.X)
+	}
+	if n.Y > 1e-9 {
+		t = math.Min(t, (float64(h)-0.5-p.Y)/n.Y)
+	} else if n.Y < -1e-9 {
+		t = math.Min(t, (p.Y+0.5)/-n.Y)
+	}
+	return t
+}

@@ -15,6 +15,14 @@ import (
 // intersections of the refined sides. Sides with too few clear edge points keep their old
 // position. reach is how far (photo px) from the old side an edge may be.
 func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
+	return refineSides(bgr, q, [4]float64{reach, reach, reach, reach}, false)
+}
+
+// refineSides is refineQuad with a reach per side (side s runs from q[s] to q[s+1]); with
+// clip, a profile whose outer part leaves the photo is cut at the photo's edge instead of
+// skipped, so a side lying within reach of the photo's edge (where the work image's blur hid a
+// strip of table) is found too (clearOfFrame).
+func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) [4]pt {
 	gray := gocv.NewMat()
 	defer gray.Close()
 	gocv.CvtColor(bgr, &gray, gocv.ColorBGRToGray)
@@ -44,14 +52,18 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 			n = n.mul(-1)
 		}
 		const step = 0.5
-		k := int(reach / step)
+		k := int(reaches[s] / step)
 		var edge []pt
 		prof := make([]float64, 2*k+1)
 		for t := 0.08; t <= 0.92; t += 0.014 {
 			p := lerp(a, b, t)
-			ok := true
+			ok, end := true, 2*k+1 // the profile is prof[:end]
 			for j := -k; j <= k && ok; j++ {
 				prof[j+k], ok = at(p.X+n.X*float64(j)*step, p.Y+n.Y*float64(j)*step)
+				if !ok && clip && j > -k/2 { // the outer part (the side may lie past the photo's last pixel centre)
+					ok, end = true, j+k
+					break
+				}
 			}
 			if !ok {
 				continue
@@ -60,13 +72,13 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 			// dark-on-light case works too: take the strongest step either way, consistent
 			// in sign with the majority decided below.
 			best, bestJ := 0.0, 0
-			for j := 1; j < 2*k; j++ {
+			for j := 1; j < end-1; j++ {
 				d := prof[j+1] - prof[j-1]
 				if math.Abs(d) > math.Abs(best) {
 					best, bestJ = d, j
 				}
 			}
-			if math.Abs(best) < 6 || bestJ <= 1 || bestJ >= 2*k-1 {
+			if math.Abs(best) < 6 || bestJ <= 1 || bestJ >= end-2 {
 				continue
 			}
 			d0 := prof[bestJ] - prof[bestJ-2]
@@ -132,7 +144,7 @@ func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
 		if !okLine[s] {
 			l2, _ = fitLineTLS([]pt{q[s], q[(s+1)%4]})
 		}
-		if p, ok := intersect(l1, l2); ok && dist(p, q[s]) < 3*reach {
+		if p, ok := intersect(l1, l2); ok && dist(p, q[s]) < 3*math.Max(reaches[s], reaches[(s+3)%4]) {
 			out[s] = p
 			if localOK[s] && dist(localCorner[s], p) < 0.02*dist(q[s], q[(s+2)%4]) {
 				out[s] = localCorner[s]

@@ -23,7 +23,7 @@ func TestSplitSheetFromTablePatch(t *testing.T) {
 	if _, err := pickSheet(l); err == nil {
 		t.Fatalf("the joined blob is a sheet without splitting: the test does not test the split")
 	}
-	l2, r, err := splitSheet(l)
+	l2, r, err := splitSheet(l, nil)
 	if err != nil {
 		t.Fatalf("no sheet after cutting the necks: %v", err)
 	}
