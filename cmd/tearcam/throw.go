@@ -128,6 +128,11 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	}
 	st, err := src.Standing(c.Player)
 	if err == nil {
+		if st.Name != "" {
+			// The player as declared, not as typed ("breta" finds Breta): in what is shown
+			// and recorded.
+			c.Player = st.Name
+		}
 		err = st.CanUse(skill)
 	}
 	if k, ok := skillOf(st, skill); ok && errors.Is(err, judge.ErrSkillLost) && !k.Measured {

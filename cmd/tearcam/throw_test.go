@@ -464,10 +464,14 @@ func TestThrowAndCheckWithStore(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	assert.Contains(t, out.String(), `"outcome": 1`)
 
-	iostreams, _, errOut = testIO()
-	code = Main([]string{"check", "--db", path, "--player", "Ann", "--skill", "Hop",
+	// The player typed in another case is shown and recorded as declared (a tester: "Throw
+	// by breta" for Breta).
+	iostreams, out, errOut = testIO()
+	code = Main([]string{"check", "--db", path, "--player", "ann", "--skill", "Hop",
 		"--dice", "3,4,5", "--ts", "12"}, iostreams)
 	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "by Ann")
+	assert.NotContains(t, out.String(), "by ann")
 
 	iostreams, _, errOut = testIO()
 	code = Main([]string{"throw", "--db", path, "--player", "Ann", "--skill", "Cooking",
@@ -490,6 +494,7 @@ func TestThrowAndCheckWithStore(t *testing.T) {
 	assert.Equal(t, "throw", evs[0].Kind)
 	assert.Equal(t, "check", evs[1].Kind)
 	assert.Contains(t, string(evs[1].Data), `"dice":[3,4,5]`)
+	assert.Contains(t, string(evs[1].Data), `"player":"Ann"`)
 }
 
 // TestNotADatabase: a file that is not a database given as --db (a photo) is refused in one
