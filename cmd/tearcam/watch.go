@@ -465,6 +465,14 @@ func rulingLine(player string, r judge.TearRuling) string {
 	if r.UndecidedReason != "" {
 		fmt.Fprintf(&b, " (%s)", r.UndecidedReason)
 	}
+	if r.Hit != nil {
+		// As audit's table says it: "last_ditch: valid" alone did not say which (a tester).
+		if *r.Hit {
+			b.WriteString("; the ball hit the GM")
+		} else {
+			b.WriteString("; the ball missed the GM")
+		}
+	}
 	if len(r.Skills) > 0 {
 		// The same "?" as audit's table: live, the GM is the one who most needs it.
 		fmt.Fprintf(&b, "; %s: %s", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))

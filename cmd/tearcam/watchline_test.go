@@ -25,3 +25,13 @@ func TestRulingLineUncertainZero(t *testing.T) {
 	assert.Equal(t, "Ann tear 2: use Archery: valid; letters left: Haggling 0?, Archery 6 (?: not certain: a 0? skill was located on the fresh sheet by a weak read, which may be another word: the GM confirms whether a full letter of it is left)",
 		rulingLine("Ann", r))
 }
+
+// A last ditch says whether the ball hit the GM, as audit's table does (a tester saw
+// "last_ditch: valid" alone).
+func TestRulingLineLastDitch(t *testing.T) {
+	hit, miss := true, false
+	r := judge.TearRuling{Index: 4, Kind: judge.KindLastDitch, Verdict: judge.Valid, Faults: []judge.Fault{}, Hit: &miss, Out: true, OutReason: judge.OutLastDitch}
+	assert.Equal(t, "Ann tear 4: last_ditch: valid; the ball missed the GM; OUT (last_ditch)", rulingLine("Ann", r))
+	r.Hit, r.Out, r.OutReason = &hit, false, ""
+	assert.Equal(t, "Ann tear 4: last_ditch: valid; the ball hit the GM", rulingLine("Ann", r))
+}
