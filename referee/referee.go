@@ -287,6 +287,11 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	// skipped are the tears since the last good sheet whose photo could not be measured:
 	// paper they removed shows up in the next measurement, which cannot tell it apart.
 	var skipped []int
+	// shas names the photo each file (SHA-256) was first used as.
+	shas := map[string]string{}
+	if sheetSHA != "" {
+		shas[sheetSHA] = "the untorn sheet's photo " + p.Sheet
+	}
 	defer func() { good.close() }()
 	before := func() (Sheet, error) { return pa.rebuild(good) }
 	for k, t := range p.Tears {
@@ -372,6 +377,15 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		ruling := c.Rule(index, t.Tear, meas)
 		ruling.Photo, ruling.SHA256 = t.Photo, sha
+		if sha != "" {
+			// The same file twice: a photo taken once and named again, not a new picture of
+			// the sheet (a tester: the second tear was ruled nothing_removed without a word).
+			if prev, ok := shas[sha]; ok {
+				ruling.Notes = append(ruling.Notes, fmt.Sprintf("%s is the same file as %s (SHA-256 %s…): the same picture, not a new one of the sheet", t.Photo, prev, sha[:12]))
+			} else {
+				shas[sha] = fmt.Sprintf("tear %d's photo %s", index, t.Photo)
+			}
+		}
 		ruling.RemovedAreaMM2 = round(ruling.RemovedAreaMM2, 10)
 		if len(p.Skills) == 0 && t.Kind != judge.KindLastDitch && !wasOut {
 			ruling.UndecidedReason = discoveryReason(p.Name, rec)

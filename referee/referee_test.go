@@ -436,3 +436,24 @@ func TestMeasurementRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, m, got)
 }
+
+// TestSamePhotoTwice: a photo file named for a second tear (or the untorn sheet's photo named
+// for a tear) is ruled as measured, with a note naming the tear whose photo it is: the same
+// picture, not a new one of the sheet (a tester: the second tear was ruled nothing_removed
+// without a word).
+func TestSamePhotoTwice(t *testing.T) {
+	photos := twoPlayerPhotos()
+	manifest := strings.NewReplacer("{photo: ann-2.jpg", "{photo: ann-1.jpg", "{photo: bo-1.jpg", "{photo: bo-0.jpg").Replace(twoPlayers)
+	m := writeSession(t, manifest, photos)
+	r, _ := newReferee(nil)
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	ann, bo := res.Rulings.Players[0], res.Rulings.Players[1]
+	sha := ann.Tears[0].SHA256
+	require.Equal(t, sha, ann.Tears[1].SHA256)
+	assert.Contains(t, ann.Tears[1].Notes, "ann-1.jpg is the same file as tear 1's photo ann-1.jpg (SHA-256 "+sha[:12]+"…): the same picture, not a new one of the sheet")
+	for _, n := range append(ann.Tears[0].Notes, ann.Tears[2].Notes...) {
+		assert.NotContains(t, n, "same file")
+	}
+	assert.Contains(t, bo.Tears[0].Notes, "bo-0.jpg is the same file as the untorn sheet's photo bo-0.jpg (SHA-256 "+bo.Tears[0].SHA256[:12]+"…): the same picture, not a new one of the sheet")
+}
