@@ -683,9 +683,6 @@ const minFrameGap = 2.0
 // quadrilateral.
 func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bool) {
 	w, h := bgr.Cols(), bgr.Rows()
-	edgeDist := func(p pt) float64 {
-		return min(p.X+0.5, p.Y+0.5, float64(w)-0.5-p.X, float64(h)-0.5-p.Y)
-	}
 	wide := frameReachWork / loc.scale
 	var reaches [4]float64
 	near := false
@@ -707,7 +704,7 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 	}
 	q = refineSides(bgr, q, reaches, true)
 	for _, c := range q {
-		if edgeDist(c) < minFrameGap {
+		if photoEdgeDist(c, w, h) < minFrameGap {
 			return q, false
 		}
 	}
@@ -763,6 +760,22 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 		}
 	}
 	return q, 2*table > len(strip)/3 || len(strip) == 0
+}
+
+// photoEdgeDist is the distance from p (photo px, pixel centres) to the nearest edge of a
+// w x h photo, negative outside it.
+func photoEdgeDist(p pt, w, h int) float64 {
+	return min(p.X+0.5, p.Y+0.5, float64(w)-0.5-p.X, float64(h)-0.5-p.Y)
+}
+
+// cornersInPhoto reports whether every corner of q (photo px) lies inside a w x h photo.
+func cornersInPhoto(q [4]pt, w, h int) bool {
+	for _, c := range q {
+		if photoEdgeDist(c, w, h) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rayToEdge is the distance from p (photo px, pixel centres) along the unit vector n to the

@@ -81,6 +81,11 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 			break
 		}
 	}
+	if err == nil && !cornersInPhoto(q, bgr.Cols(), bgr.Rows()) {
+		// A corner a few pixels outside the photo clips a tip of the blob too small for
+		// the work image's tests (cutOff); the refined corners show it.
+		err = ErrSheetCutOff
+	}
 	if errors.Is(err, ErrNoSheet) {
 		switch paper, border := tornPaperIn(loc); {
 		case paper && border:
