@@ -124,9 +124,15 @@ func (c *CV) Measure(before, after Sheet, layouts []judge.SkillLayout, t templat
 	}
 	if g.AreaMM2 > 0 && r.Measurement.Refused == "" {
 		at := fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", g.AreaMM2, g.CentreMM[0], g.CentreMM[1])
-		if g.TableTakenForPaper {
+		switch {
+		case g.BeforeMissedPaper:
+			// The sheet before this tear is the one whose mask was wrong: this photo's
+			// measurement stands, in doubt, and the next tear is measured against it.
+			r.Measurement.Uncertain = append(r.Measurement.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+				Text: fmt.Sprintf("the photo shows paper that the sheet before this tear lacked (%s), on what that tear removed and in the colour of paper in that tear's photo too: that photo's paper mask missed paper there, and the tear before this one was measured with paper it did not remove; what this tear removed there cannot be told", at)})
+		case g.TableTakenForPaper:
 			r.Measurement.Refused = fmt.Sprintf("the photo's paper mask shows paper where the sheet before this tear had none (%s), but the photo looks like the table there: its paper mask cannot be trusted", at)
-		} else {
+		default:
 			r.Measurement.Refused = fmt.Sprintf("the photo shows paper that the sheet before this tear lacked (%s), and paper only shrinks: the photos may be out of order or of another sheet, or one of the two paper masks is wrong there", at)
 		}
 	}

@@ -79,6 +79,9 @@ type SheetImage struct {
 	// sheet frame outside the photo, and a margin inside its edge; see cutoff.go); Mask is 0
 	// there. nil when the photo shows the whole sheet.
 	unknown []byte
+	// tornHere (registered sheets): frame layout, 255 on the pieces Measure found removed by
+	// the tear this sheet's photo shows (against the sheet before it); nil before Measure.
+	tornHere []byte
 	// tableCut (registered sheets): the area (mm²) cut out of the paper mask as table where
 	// the fresh sheet's writing did not show (inkcut.go); 0 when none.
 	tableCut float64

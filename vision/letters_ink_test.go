@@ -29,6 +29,8 @@ func TestLetterStatesInkOnly(t *testing.T) {
 	before, after := sheetFromMask(bm, p), sheetFromMask(am, p)
 	defer before.Close()
 	defer after.Close()
+	// The letters are judged on the fresh sheet's image: paper everywhere.
+	before.Image.SetTo(gocv.NewScalar(240, 240, 240, 0))
 	letters := []struct {
 		char    string
 		ink     []pt // drawn dark on the before-image (nil: none)

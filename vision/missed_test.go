@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
 
 	"tearcam/judge"
 	"tearcam/template"
@@ -15,7 +16,7 @@ import (
 // (markMissed) is unknown on that sheet, so the next tear's photo decides it: shown as paper,
 // it was paper (no paper reappearing, nothing of it counted removed by the next tear, its
 // letter measured on the sheet again); not shown, it may have been removed by either tear (a
-// doubt naming the photo before). Exact masks; white photos, so that the hole looks like
+// doubt naming the photo before). Exact masks; tear 1's photo shows the hole white, like
 // paper (holeLooksLikePaper).
 func TestMissedPaperNextTear(t *testing.T) {
 	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
@@ -37,6 +38,7 @@ func TestMissedPaperNextTear(t *testing.T) {
 		after2 = sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, second), p)
 		photographAfter(fresh, after1)
 		photographAfter(fresh, after2)
+		paintPaper(t, after1, shade) // shaded paper the mask missed
 		t.Cleanup(func() { fresh.Close(); after1.Close(); after2.Close() })
 
 		// The shade is a hole that looks like the paper around it: Measure doubts it and marks it.
@@ -136,4 +138,109 @@ func TestFillIslands(t *testing.T) {
 
 	// No island: nothing filled.
 	assert.Nil(t, fillIslands(bm, am, sz.X, sz.Y))
+}
+
+// TestRegrownBeforeMissedPaper: paper a later photo shows on what the tear before removed is
+// that tear's mask missing paper when that tear's photo shows it in the paper's colour
+// (RegrownPatch.BeforeMissedPaper), and photos out of order when it showed the table there.
+// Exact masks; photos showing the table off the mask (sheetFromMask).
+func TestRegrownBeforeMissedPaper(t *testing.T) {
+	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+	sz := frameSize(p, DefaultPxPerMM)
+	ppm := DefaultPxPerMM
+	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
+	corner := []pt{{0, 170}, {30, 200}, {0, 200}}                  // 450 mm²: missed, or torn off
+	bite := []pt{{150, 40}, {120, 50}, {125, 90}, {150, 100}}      // tear 1's real bite
+	second := []pt{{150, 140}, {120, 150}, {125, 180}, {150, 190}} // tear 2's bite
+	for _, tc := range []struct {
+		name          string
+		cornerIsTable bool // tear 1's photo shows the table in the corner: it was torn off
+		missed        bool
+	}{
+		{"tear 1's photo shows paper there: its mask missed it", false, true},
+		{"tear 1's photo shows the table there: photos out of order", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, nil), p)
+			after1 := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, [][]pt{corner, bite}), p)
+			after2 := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, [][]pt{bite, second}), p)
+			defer fresh.Close()
+			defer after1.Close()
+			defer after2.Close()
+			if !tc.cornerIsTable {
+				paintPaper(t, after1, corner) // sheetFromMask shows the table off the mask
+			}
+			r1, err := Measure(fresh, after1, nil, template.Default())
+			require.NoError(t, err)
+			r1.Close()
+			require.Equal(t, 2, r1.Pieces, "tear 1 measured with the corner as a second piece")
+			r2, err := Measure(after1, after2, nil, template.Default())
+			require.NoError(t, err)
+			r2.Close()
+			g, err := RegrownDetail(after1, after2)
+			require.NoError(t, err)
+			assert.InDelta(t, polyArea(corner), g.AreaMM2, 0.1*polyArea(corner), "the corner shows again")
+			assert.False(t, g.TableTakenForPaper)
+			assert.Equal(t, tc.missed, g.BeforeMissedPaper)
+		})
+	}
+}
+
+// paintPaper paints the paper's colour (sheetFromMask's) on s's image inside the polygons
+// (mm).
+func paintPaper(t *testing.T, s *SheetImage, polys ...[]pt) {
+	paint(t, s, [3]byte{240, 240, 240}, polys...)
+}
+
+func paint(t *testing.T, s *SheetImage, bgr [3]byte, polys ...[]pt) {
+	m := polyMask(s.Image.Cols(), s.Image.Rows(), s.PxPerMM, polys, nil)
+	defer m.Close()
+	b, mb := s.Image.ToBytes(), m.ToBytes()
+	for i, v := range mb {
+		if v != 0 {
+			copy(b[3*i:3*i+3], bgr[:])
+		}
+	}
+	img, err := gocv.NewMatFromBytes(s.Image.Rows(), s.Image.Cols(), gocv.MatTypeCV8UC3, b)
+	require.NoError(t, err)
+	img.CopyTo(&s.Image)
+	img.Close()
+}
+
+// TestSecondPieceLooksLikePaper: of two removed pieces at the sheet's edge, one the photo
+// shows in the paper's colour may be paper the mask missed: the count of pieces is in doubt,
+// the removal measured stands; shown as the table, both are pieces for certain.
+func TestSecondPieceLooksLikePaper(t *testing.T) {
+	p := template.Paper{Name: "150x200", WidthMM: 150, HeightMM: 200}
+	sz := frameSize(p, DefaultPxPerMM)
+	ppm := DefaultPxPerMM
+	full := []pt{{0, 0}, {150, 0}, {150, 200}, {0, 200}}
+	corner := []pt{{0, 170}, {30, 200}, {0, 200}}
+	bite := []pt{{150, 40}, {120, 50}, {125, 90}, {150, 100}}
+	for _, cornerIsTable := range []bool{false, true} {
+		fresh := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, nil), p)
+		after := sheetFromMask(polyMask(sz.X, sz.Y, ppm, [][]pt{full}, [][]pt{corner, bite}), p)
+		if !cornerIsTable {
+			paintPaper(t, after, corner) // sheetFromMask shows the table off the mask
+		}
+		r, err := Measure(fresh, after, nil, template.Default())
+		require.NoError(t, err)
+		assert.Equal(t, 2, r.Pieces)
+		assert.InDelta(t, polyArea(corner)+polyArea(bite), r.AreaMM2, 0.03*(polyArea(corner)+polyArea(bite)))
+		d := doubtCounts(r.Measurement)
+		assert.Zero(t, d[judge.AboutRemoved], "the removal stands: %v", r.Measurement.Uncertain)
+		if cornerIsTable {
+			assert.Zero(t, d[judge.AboutPieces], "%v", r.Measurement.Uncertain)
+		} else {
+			require.Equal(t, 1, d[judge.AboutPieces], "%v", r.Measurement.Uncertain)
+			for _, u := range r.Measurement.Uncertain {
+				if u.About == judge.AboutPieces {
+					assert.Contains(t, u.Text, "452 mm² at (14, 186) mm: colour within 0% of it")
+				}
+			}
+		}
+		r.Close()
+		fresh.Close()
+		after.Close()
+	}
 }

@@ -124,9 +124,14 @@ func circlePoly(cx, cy, r float64) []pt {
 	return p
 }
 
-// sheetFromMask makes a SheetImage (white paper, given mask) for Measure tests.
+// sheetFromMask makes a SheetImage (given mask) for Measure tests: its photo shows white
+// paper where the mask is paper and a dark table elsewhere, as a photo of a sheet on a table
+// does (a removed piece shown in the paper's colour is a doubt: holelook.go).
 func sheetFromMask(mask gocv.Mat, paper template.Paper) *SheetImage {
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(240, 240, 240, 0), mask.Rows(), mask.Cols(), gocv.MatTypeCV8UC3)
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 70, 90, 0), mask.Rows(), mask.Cols(), gocv.MatTypeCV8UC3)
+	white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(240, 240, 240, 0), mask.Rows(), mask.Cols(), gocv.MatTypeCV8UC3)
+	white.CopyToWithMask(&img, mask)
+	white.Close()
 	return &SheetImage{Image: img, Mask: mask, PxPerMM: DefaultPxPerMM, Paper: paper}
 }
 
