@@ -23,6 +23,7 @@ const (
 	refinePatches      = 150
 	refineDensePatches = 400
 	patchR             = 12 // template half-size, frame px (3 mm at 4 px/mm)
+	refineSearch       = 14 // first search radius, frame px (3.5 mm)
 )
 
 type refinePoint struct{ p pt } // fresh frame px
@@ -90,33 +91,10 @@ func refineH(fresh *SheetImage, pg gocv.Mat, h homog, paperOK func(p pt) bool, d
 	Ai := A.inv()
 	resid, used := math.NaN(), 0
 	var pairs []pair
-	search := []int{14, 5}
+	search := []int{refineSearch, 5}
 	sz := frameSize(fresh.Paper, ppm)
 	for round, sr := range search {
-		// The photo warped into the frame, in the search window of each patch only (the same
-		// pixels as warping the whole frame: warpWindows).
-		var use []pt
-		var wins []image.Rectangle
-		for _, p := range pts {
-			if !paperOK(p) {
-				continue
-			}
-			if r, ok := patchWindow(p, sr, sz); ok {
-				use, wins = append(use, p), append(wins, r)
-			}
-		}
-		wg, offs := warpWindows(pg, frameMatrix(h, ppm, 0), sz.X, sz.Y, wins)
-		var src, dst []pt
-		for k, p := range use {
-			win := wg.Region(image.Rect(0, offs[k], wins[k].Dx(), offs[k]+wins[k].Dy()))
-			d, ok := matchPatch(fg, win, p, sr)
-			win.Close()
-			if ok {
-				src = append(src, p)
-				dst = append(dst, p.add(d))
-			}
-		}
-		wg.Close()
+		src, dst := matchPatches(fg, pg, h, ppm, sz, pts, paperOK, sr)
 		if len(src) < 8 {
 			break
 		}
@@ -159,6 +137,39 @@ func refineH(fresh *SheetImage, pg gocv.Mat, h homog, paperOK func(p pt) bool, d
 		}
 	}
 	return h, resid, used, pairs
+}
+
+// matchPatches finds the fresh sheet's patches around pts (frame px, where paperOK) in the
+// photo pg warped into the frame (sz px at ppm px/mm) by h, within ±sr px: the patches
+// matched (src, frame px) and where (dst, frame px). fg is the fresh sheet in grey.
+func matchPatches(fg, pg gocv.Mat, h homog, ppm float64, sz image.Point, pts []pt, paperOK func(p pt) bool, sr int) (src, dst []pt) {
+	// The photo warped into the frame, in the search window of each patch only (the same
+	// pixels as warping the whole frame: warpWindows).
+	var use []pt
+	var wins []image.Rectangle
+	for _, p := range pts {
+		if !paperOK(p) {
+			continue
+		}
+		if r, ok := patchWindow(p, sr, sz); ok {
+			use, wins = append(use, p), append(wins, r)
+		}
+	}
+	if len(use) == 0 {
+		return nil, nil
+	}
+	wg, offs := warpWindows(pg, frameMatrix(h, ppm, 0), sz.X, sz.Y, wins)
+	defer wg.Close()
+	for k, p := range use {
+		win := wg.Region(image.Rect(0, offs[k], wins[k].Dx(), offs[k]+wins[k].Dy()))
+		d, ok := matchPatch(fg, win, p, sr)
+		win.Close()
+		if ok {
+			src = append(src, p)
+			dst = append(dst, p.add(d))
+		}
+	}
+	return src, dst
 }
 
 // pair is a correspondence: sheet-frame mm u seen at photo px v.

@@ -34,6 +34,11 @@ const (
 	// remnantMaxAniso bounds the affine map's anisotropy (ratio of its singular values):
 	// a sheet seen within the perspective checkHomography allows.
 	remnantMaxAniso = 2.5
+	// minRemnantPatches is the least number of ink patches a remnant is aligned on (with
+	// fewer than 8, refineH fits no homography: fewPatches), and remnantPatchMM how far
+	// from one affine map they may lie.
+	minRemnantPatches = 5
+	remnantPatchMM    = 0.5
 	// remnantFitRounds bounds the rounds of the joint ink and outline fit (each finds the
 	// untorn edges again under the last fit: the first estimate can be millimetres off
 	// far from the ink, beyond edgeReachMM).
@@ -221,7 +226,17 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 		remnantHook(fmt.Sprintf("patches %d", npatch), h, nil, pairs)
 	}
 	if npatch < 8 {
-		return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: only %d ink patches match (%d of %d feature matches consistent)", npatch, len(inl), len(src))}
+		// One short word: too few patches for refineH's homography. The patches an affine
+		// map agrees with (within remnantPatchMM), if there are minRemnantPatches; the joint
+		// fit below then rests on the untorn edges as much as on them.
+		h2, p2, ok := fewPatches(fresh, pg, h)
+		if remnantHook != nil {
+			remnantHook(fmt.Sprintf("few patches %d", len(p2)), h2, nil, p2)
+		}
+		if !ok {
+			return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: only %d ink patches match (%d of %d feature matches consistent)", len(p2), len(inl), len(src))}
+		}
+		h, npatch, pairs = h2, len(p2), p2
 	}
 	notes := []string{fmt.Sprintf("remnant: registered on %d of %d feature matches (affine), %d ink patches, and its untorn edges", len(is), len(src), len(pairs))}
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
@@ -238,7 +253,9 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 		if len(untorn) < outlineMinSamples {
 			return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: only %d mm of untorn edge found", len(untorn))}
 		}
-		out, hn, fitted, err := outlineFit(fresh, bgr, loc, h, pairs, untorn, is, notes, npatch)
+		// The alignment standard error below confirms it, not finishRegister's untorn edges
+		// on every sample, torn stretches included (which a remnant has beside its ink).
+		out, hn, fitted, err := outlineFit(fresh, bgr, loc, h, pairs, untorn, is, notes, max(npatch, minConfirmPatches))
 		if fitted && err == nil {
 			// Pinned down on its own paper (every 2 mm)?
 			sg := alignSigmaMM(hn, pairs, untorn, maskGrid(out.Mask, out.PxPerMM, 2), W, H, bgr.Cols(), bgr.Rows())
@@ -270,9 +287,52 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 		h = hn
 		if _, _, n2, p2 := refineH(fresh, pg, h, paperOK, true, true); n2 >= 8 {
 			npatch, pairs = n2, p2
+		} else if npatch < 8 {
+			if _, p2, ok := fewPatches(fresh, pg, h); ok {
+				npatch, pairs = len(p2), p2
+			}
 		}
 	}
 	return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: ink patches and untorn edges disagree (%d ink patches)", npatch)}
+}
+
+// fewPatches matches the fresh sheet's dense ink patches around h (mm -> photo px) in the
+// photo pg, within refineH's first search window, and fits an affine map to them
+// (ransacAffine, within remnantPatchMM): the map and its patches, if at least
+// minRemnantPatches agree.
+func fewPatches(fresh *SheetImage, pg gocv.Mat, h homog) (homog, []pair, bool) {
+	ff, err := freshFeatures(fresh)
+	if err != nil {
+		return h, nil, false
+	}
+	if ff.refineDense == nil {
+		ff.refineDense = refinePoints(fresh, fresh.grayMat(), refineDensePatches, 40)
+	}
+	ppm := fresh.PxPerMM
+	mm := func(p pt) pt { return pt{(p.X + 0.5) / ppm, (p.Y + 0.5) / ppm} }
+	all := func(pt) bool { return true }
+	src, dst := matchPatches(fresh.grayMat(), pg, h, ppm, frameSize(fresh.Paper, ppm), ff.refineDense, all, refineSearch)
+	var sm, dp []pt
+	for i := range src {
+		sm = append(sm, mm(src[i]))
+		dp = append(dp, h.apply(mm(dst[i])))
+	}
+	// The photo's scale at the patches (px per mm).
+	var c pt
+	for _, p := range sm {
+		c = c.add(p)
+	}
+	c = c.mul(1 / math.Max(1, float64(len(sm))))
+	s := dist(h.apply(c.add(pt{1, 0})), h.apply(c))
+	a, inl, ok := ransacAffine(sm, dp, remnantPatchMM*s)
+	if !ok || len(inl) < minRemnantPatches {
+		return h, nil, false
+	}
+	pairs := make([]pair, len(inl))
+	for k, i := range inl {
+		pairs[k] = pair{u: sm[i], v: dp[i]}
+	}
+	return a.homog(), pairs, true
 }
 
 // remnantHook (tests only) receives registerRemnant's estimate after each stage, with the
