@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tearcam/internal/synth"
+	"tearcam/vision"
 )
 
 // TestSingleLettersNotWords declares one-letter skills on breta_page09.jpg, rectified to A4
@@ -74,5 +77,49 @@ func TestPrintedPageSkillsAbsent(t *testing.T) {
 		if lay.Located > 0 {
 			t.Errorf("%q is not on the page but was located: %q", lay.Name, lay.Notes)
 		}
+	}
+}
+
+// TestAbsentSkillLeavesOthers declares, beside the bundled sample's four words, a skill that
+// is not on the sheet ("Cooking"): it must be reported not found, and the four words located
+// as without it, each on the same number of letters and with its identity confidence no more
+// than 0.05 lower. Every region is read with the letters of all the declared skills allowed,
+// and Cooking's o let Tesseract read "hand" as "honed": its read with only the name's letters
+// then looked like another word forced into them, and the identity fell from 0.99 to the
+// refusal cap of 0.3 (rereadFound reads the located words again without the letters of the
+// skills not found).
+func TestAbsentSkillLeavesOthers(t *testing.T) {
+	l, err := NewLocator(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	n := 0
+	ForEachFreshSheet(t, filepath.Join("..", "testdata", "images"), func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage) {
+		n++
+		var names []string
+		for _, sk := range pt.Skills {
+			names = append(names, sk.Name)
+		}
+		base, err := l.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		more, err := l.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, append(append([]string{}, names...), "Cooking"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := more[len(names)]; got.Located != 0 || len(got.Notes) == 0 || got.Notes[0] != "not found" {
+			t.Errorf("Cooking: located %d letters, notes %q; want not found", got.Located, got.Notes)
+		}
+		for k, name := range names {
+			b, m := base[k], more[k]
+			if m.Located != b.Located || m.Identity < b.Identity-0.05 {
+				t.Errorf("%q with Cooking declared: %d letters, identity %.2f (notes %q); without: %d, %.2f", name, m.Located, m.Identity, m.Notes, b.Located, b.Identity)
+			}
+		}
+	})
+	if n != 1 {
+		t.Fatalf("%d sample sheets found, want 1", n)
 	}
 }

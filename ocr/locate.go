@@ -228,6 +228,9 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 	if err != nil {
 		return nil, fmt.Errorf("locate skills: %w", err)
 	}
+	if _, err := l.rereadFound(im, match, skills, folded, whitelist); err != nil {
+		return nil, fmt.Errorf("locate skills: %w", err)
+	}
 	for k, s := range skills {
 		if !latinScript(s) {
 			out[k].Notes = append(out[k].Notes, "not found: letters outside the Latin script the English OCR model reads")
@@ -256,16 +259,8 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		out[k].Located = len(lay)
 		ev := evidence{sim: m.sim, margin: m.margin, div: div, cut: cut != "" && m.sim < goodSim,
 			tess: m.view.rd.conf, readLen: len([]rune(m.view.rd.folded())), nameLen: len([]rune(folded[k])), twin: m.twin != nil}
-		rivalName := ""
-		if c := ownerOf(all, m.view); c != nil {
-			for k2 := range skills {
-				if k2 != k && match[k2].view == nil && latinScript(skills[k2]) {
-					if _, s2 := c.bestView(folded[k2]); s2 > ev.rival {
-						ev.rival, rivalName = s2, skills[k2]
-					}
-				}
-			}
-		}
+		var rivalName string
+		ev.rival, rivalName = rivalOf(m, k, match, skills, folded)
 		if m.sim < goodSim {
 			psm := m.view.psm
 			if psm == "" {
