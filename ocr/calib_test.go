@@ -88,8 +88,16 @@ func calibRendered(t testing.TB, l *Locator, seed int64, n int, photo bool) []ca
 func ForEachFreshSheet(t testing.TB, dir string, fn func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage)) {
 	t.Helper()
 	cases, _ := filepath.Glob(filepath.Join(dir, "*", "truth.json"))
-	for _, tj := range cases {
-		caseDir := filepath.Dir(tj)
+	for i := range cases {
+		cases[i] = filepath.Dir(cases[i])
+	}
+	forFreshSheetsOf(t, cases, fn)
+}
+
+// forFreshSheetsOf is ForEachFreshSheet over the given case folders.
+func forFreshSheetsOf(t testing.TB, cases []string, fn func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage)) {
+	t.Helper()
+	for _, caseDir := range cases {
 		truth, err := synth.LoadTruth(caseDir)
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,8 @@
 //     a grey level of stroke: a second sample, pooled with the first) and along its
 //     baseline, 12° counterclockwise of its principal axis (a capital rising at the start and
 //     descenders hanging at the end turn the axis of a word clockwise; Tesseract reads
-//     nothing 10° off); a read without
+//     nothing 10° off) and 4° and 8° either way of it (the axis of a word in a script font
+//     misses its baseline by a few degrees, and some read only along it); a read without
 //     descenders must be at least 55% like the name. On a text-dense sheet (many candidate words per declared skill) the least
 //     similarity rises with that number, since among hundreds of words some read half like
 //     any name. A one- or two-letter skill must be read along a sheet edge from ink about as
@@ -76,6 +77,10 @@
 //     letters allowed: another word forced into them ("hand" for Hound read "hnd") loses
 //     Tesseract's confidence, the name misread keeps it; a fall to under 80 of 15 or more
 //     caps the identity at 0.3.
+//   - A declared skill not on the sheet leaves the others alone: the letters it adds to the
+//     whitelist change how other words read ("hand" read "honed" once Cooking's o was
+//     allowed), so each located skill is read once more with only the letters of the
+//     skills found, and the read more like its name kept (see rereadFound).
 //
 // A Locator owns one Tesseract client per worker goroutine. Set OMP_THREAD_LIMIT=1 for the
 // process: the package parallelises across words instead.

@@ -21,7 +21,11 @@ func (im *inkMap) tiltedViews(rg *region) []*view {
 		return nil
 	}
 	var out []*view
-	for _, by := range []float64{-capitalTilt, math.Pi - capitalTilt} {
+	bys := []float64{-capitalTilt, math.Pi - capitalTilt}
+	for _, t := range smallTilts {
+		bys = append(bys, t*math.Pi/180)
+	}
+	for _, by := range bys {
 		r := rg.rotated(by, im.w)
 		r.tilted = true
 		for _, psm := range readModes {
@@ -30,3 +34,6 @@ func (im *inkMap) tiltedViews(rg *region) []*view {
 	}
 	return out
 }
+
+// smallTilts (degrees) are further turns of the way up that read most like a missing skill.
+var smallTilts = []float64{-8, -4, 4, 8}
