@@ -89,18 +89,11 @@ func TestPrintedPageSkillsAbsent(t *testing.T) {
 // refusal cap of 0.3 (rereadFound reads the located words again without the letters of the
 // skills not found).
 func TestAbsentSkillLeavesOthers(t *testing.T) {
-	l, err := NewLocator(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := newTestLocator(t)
 	n := 0
 	ForEachFreshSheet(t, filepath.Join("..", "testdata", "images"), func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage) {
 		n++
-		var names []string
-		for _, sk := range pt.Skills {
-			names = append(names, sk.Name)
-		}
+		names := truthNames(pt)
 		base, err := l.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
 		if err != nil {
 			t.Fatal(err)

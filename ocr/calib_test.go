@@ -120,6 +120,26 @@ func forFreshSheetsOf(t testing.TB, cases []string, fn func(caseDir string, pt s
 	}
 }
 
+// truthNames is the player's declared skills, in order.
+func truthNames(pt synth.PlayerTruth) []string {
+	names := make([]string, len(pt.Skills))
+	for i, sk := range pt.Skills {
+		names[i] = sk.Name
+	}
+	return names
+}
+
+// newTestLocator is a Locator of two workers, closed when the test ends.
+func newTestLocator(t testing.TB) *Locator {
+	t.Helper()
+	l, err := NewLocator(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // calibAudit locates the skills on the fresh photos of a generated audit set and scores
 // them against truth.json.
 func calibAudit(t testing.TB, l *Locator, dir string) []calibRow {

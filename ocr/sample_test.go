@@ -17,18 +17,11 @@ import (
 // the name depending on a grey level of stroke, and was lost when the sheet-wide ink threshold
 // moved (commit 3cbed05); a second look at another size finds it.
 func TestSampleSkillsLocated(t *testing.T) {
-	l, err := NewLocator(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := newTestLocator(t)
 	n := 0
 	ForEachFreshSheet(t, filepath.Join("..", "testdata", "images"), func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage) {
 		n++
-		var names []string
-		for _, sk := range pt.Skills {
-			names = append(names, sk.Name)
-		}
+		names := truthNames(pt)
 		lays, err := l.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
 		if err != nil {
 			t.Fatal(err)

@@ -16,21 +16,14 @@ import (
 // read most like it (smallTilts): Alchemy must be located on its own word (the centre of its
 // letters within half a cap height of the truth's), and every other skill where it was.
 func TestTiltedReadsFindWord(t *testing.T) {
-	l, err := NewLocator(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := newTestLocator(t)
 	n := 0
 	forFreshSheetsOf(t, []string{filepath.Join("..", "testdata", "images", "synth", "case-004")}, func(caseDir string, pt synth.PlayerTruth, fresh *vision.SheetImage) {
 		if pt.Name != "Bo" {
 			return
 		}
 		n++
-		var names []string
-		for _, sk := range pt.Skills {
-			names = append(names, sk.Name)
-		}
+		names := truthNames(pt)
 		lays, err := l.Locate(fresh.Image, fresh.Mask, fresh.PxPerMM, names)
 		if err != nil {
 			t.Fatal(err)
