@@ -16,8 +16,9 @@
 //     row projection; both ways up; short words also at ±90° and along the sheet's edges),
 //     rendered alone at a fixed x-height and read as one line (page segmentation modes 7 and
 //     13, user_defined_dpi 300) with the declared letters as whitelist.
-//   - Matching: regions are also cut at wide gaps into pieces, and in-line neighbours paired,
-//     so that a skill written in two pieces or two skills on one line are both candidates;
+//   - Matching: regions are also cut at wide gaps into pieces, and in-line neighbours paired
+//     (and a pair joined with a third region in line with it), so that a skill written in
+//     two or three pieces or two skills on one line are all candidates;
 //     skills get candidates by normalised edit distance (over both read modes of one
 //     orientation), no two sharing ink, by exhaustive branch-and-bound search. Weak reads that
 //     cover only part of a name are refused. A skill still not found is looked for once more

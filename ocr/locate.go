@@ -509,6 +509,24 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 	}
 	var extra []*candidate
 	var views []*view
+	// joined is the candidate of regions idx read as one, nil when they do not make a region.
+	joined := func(idx ...int) *candidate {
+		c := &candidate{}
+		var comps []int
+		for _, i := range idx {
+			c.parts = append(c.parts, allParts(i)...)
+			comps = append(comps, regions[i].comps...)
+		}
+		if c.rg = im.newRegion(comps); c.rg == nil {
+			return nil
+		}
+		return c
+	}
+	type pair struct {
+		i, j int
+		c    *candidate
+	}
+	var pairs []pair
 	for i := range regions {
 		if !seenRg[regions[i]] {
 			continue
@@ -520,14 +538,40 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 			if !inLine(regions[i], regions[j]) {
 				continue
 			}
-			c := &candidate{parts: append(allParts(i), allParts(j)...)}
-			c.rg = im.newRegion(append(append([]int{}, regions[i].comps...), regions[j].comps...))
-			if c.rg == nil {
+			if c := joined(i, j); c != nil {
+				pairs = append(pairs, pair{i, j, c})
+			}
+		}
+	}
+	// Three pieces: a pair and a third region in line with the pair read as one (a large
+	// word in a script with wide gaps between its letters, "Herbalism" at 16 mm in three
+	// regions, its pieces too short for their own directions to tell the line).
+	seen3 := map[[3]int]bool{}
+	var triples []*candidate
+	for _, p := range pairs {
+		for k := range regions {
+			if k == p.i || k == p.j || !seenRg[regions[k]] {
 				continue
 			}
-			c.addViews(im, &views)
-			extra = append(extra, c)
+			idx := []int{p.i, p.j, k}
+			sort.Ints(idx)
+			key := [3]int{idx[0], idx[1], idx[2]}
+			if seen3[key] || !inLine(p.c.rg, regions[k]) {
+				continue
+			}
+			seen3[key] = true
+			if c := joined(idx...); c != nil {
+				triples = append(triples, c)
+			}
 		}
+	}
+	for _, p := range pairs {
+		p.c.addViews(im, &views)
+		extra = append(extra, p.c)
+	}
+	for _, c := range triples {
+		c.addViews(im, &views)
+		extra = append(extra, c)
 	}
 	all := cands
 	if len(extra) > 0 {
