@@ -47,8 +47,8 @@ func Fresh(photo gocv.Mat, paper template.Paper) (*SheetImage, error) {
 		// piece of the sheet (held-out seed 9 case-015 goran-0: a third of the sheet, its
 		// cut side a step of 6, refused as 0.30:1 while GrabCut finds the sheet).
 		var qs [4]pt
-		l2, _, err2 := splitSheet(loc, func(l *located, r *region) bool {
-			qs = refineQuad(bgr, l.photoQuad(r), reach)
+		l2, _, err2 := splitSheet(loc, func(l *located, r *region, radius float64) bool {
+			qs = refineQuad(bgr, l.photoQuad(r), math.Max(reach, radius/l.scale))
 			return sidesAreSteps(bgr, qs)
 		})
 		if err2 == nil {
@@ -150,10 +150,10 @@ func sidesAreSteps(bgr gocv.Mat, q [4]pt) bool {
 	return minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), q) >= minFallbackStep
 }
 
-// minFallbackStep: each side of a sheet found by GrabCut or locateEdges must show at least this median
-// colour step (|dB|+|dG|+|dR| between 5 px outside and 5 px inside). On the synthetic sets
-// a true side's is at least 51; a side GrabCut drew across the paper (seed 2 case-015
-// hana-0.jpg, a third of the sheet given to the table) has 3.
+// minFallbackStep: each side of a sheet found by splitSheet, GrabCut or locateEdges must show
+// at least this median colour step (|dB|+|dG|+|dR| between 5 px outside and 5 px inside). On
+// the synthetic sets a true side's is at least 51; a side GrabCut drew across the paper (seed
+// 2 case-015 hana-0.jpg, a third of the sheet given to the table) has 3.
 const minFallbackStep = 15
 
 // minSideStep is the smallest, over the sides of q (photo px), of the median colour step
@@ -205,9 +205,11 @@ var splitOpenings = []int{9, 15, 21}
 // a pale patch of table by necks a few pixels wide (the sheet's edge shadow broken into
 // dashes) is one blob whose quadrilateral fails, and is a sheet once the necks are cut.
 // Only blobs meeting the same tests as pickSheet's (quadrilateral, filled, its outline a
-// paper/table edge) and accept (when not nil) are taken; the returned located holds the
-// opened mask.
-func splitSheet(loc *located, accept func(*located, *region) bool) (*located, *region, error) {
+// paper/table edge) and accept (when not nil) are taken; radius (work px) is the opening
+// disk's, about how far the opened outline may lie from the sheet's (seed 3 case-007 ann-0:
+// a corner 6.6 work px off, which refineQuad's usual 2 px reach left 16 photo px off). The
+// returned located holds the opened mask.
+func splitSheet(loc *located, accept func(l *located, r *region, radius float64) bool) (*located, *region, error) {
 	err := ErrNoSheet
 	for _, d := range splitOpenings {
 		m := newMask(loc.w, loc.h, loc.mask)
@@ -219,7 +221,7 @@ func splitSheet(loc *located, accept func(*located, *region) bool) (*located, *r
 		l2.regions = findRegions(m, l2.mask, loc.w, loc.h, true)
 		m.Close()
 		r, e := pickSheet(&l2)
-		if e == nil && accept != nil && !accept(&l2, r) {
+		if e == nil && accept != nil && !accept(&l2, r, float64(d)/2) {
 			e = ErrNoSheet
 		}
 		if e == nil {

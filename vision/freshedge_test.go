@@ -113,3 +113,18 @@ func TestFreshCornerOutsidePhoto(t *testing.T) {
 		assert.ErrorIs(t, err, ErrSheetCutOff, "top %d", top)
 	}
 }
+
+// TestFreshSplitReach: seed 3 case-007 ann-0.jpg (pale desk). The sheet is found only in the
+// colour mask opened by splitSheet, whose outline lies up to the disk's radius from the
+// sheet's: one corner 6.6 work px off, and refined with the usual 2 work px reach it stayed 16
+// photo px off. The split's sides are refined with the opening's radius.
+func TestFreshSplitReach(t *testing.T) {
+	photo, err := ReadImage("testdata/seed3-fresh/case007-ann-0.jpg")
+	require.NoError(t, err)
+	defer photo.Close()
+	s, err := Fresh(photo, a4)
+	require.NoError(t, err)
+	defer s.Close()
+	truth := [4]pt{{1126.227, 69.908}, {1519.543, 560.204}, {775.015, 1086.783}, {387.408, 560.673}}
+	freshCornersWithin(t, s, truth, 1, "ann-0")
+}
