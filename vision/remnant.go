@@ -253,21 +253,9 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 		if len(untorn) < outlineMinSamples {
 			return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: only %d mm of untorn edge found", len(untorn))}
 		}
-		// The alignment standard error below confirms it, not finishRegister's untorn edges
-		// on every sample, torn stretches included (which a remnant has beside its ink).
+		// The alignment standard error (outlineFit) confirms it, not finishRegister's untorn
+		// edges on every sample, torn stretches included (which a remnant has beside its ink).
 		out, hn, fitted, err := outlineFit(fresh, bgr, loc, h, pairs, untorn, is, notes, max(npatch, minConfirmPatches))
-		if fitted && err == nil {
-			// Pinned down on its own paper (every 2 mm)?
-			sg := alignSigmaMM(hn, pairs, untorn, maskGrid(out.Mask, out.PxPerMM, 2), W, H, bgr.Cols(), bgr.Rows())
-			if remnantHook != nil {
-				remnantHook(fmt.Sprintf("sigma %.3f mm", sg), hn, nil, nil)
-			}
-			if sg > maxRemnantSigmaMM {
-				out.Close()
-				return nil, &RegistrationError{Reason: fmt.Sprintf("remnant: its ink and untorn edges leave the alignment free by %.2f mm (standard error) on its paper", sg)}
-			}
-			out.Notes = append(out.Notes, fmt.Sprintf("remnant alignment standard error %.2f mm", sg))
-		}
 		if remnantHook != nil {
 			var ev []pt
 			hni := hn.inv()

@@ -182,7 +182,7 @@ func TestRegisterRemnantFewInk(t *testing.T) {
 			t.Logf("true error %.2f mm, residual %.2f mm, %v", e, after.ResidualMM, after.Notes)
 			require.Less(t, e, 0.3, "true error on the paper left")
 			require.LessOrEqual(t, after.ResidualMM, MaxResidualMM)
-			require.Contains(t, strings.Join(after.Notes, "; "), "remnant alignment standard error")
+			require.Contains(t, strings.Join(after.Notes, "; "), "alignment standard error")
 		})
 	}
 }
