@@ -17,7 +17,95 @@ import "gocv.io/x/gocv"
 // before (bm) and not after: a part wholly enclosed by removed paper, away from the frame's
 // edge. The largest part of am (the sheet) is never filled. It returns the pixels filled
 // (255), or nil when none is.
+//
+// Such parts are rare: the parts of am are found first as runs of paper along the rows
+// (union-find, in Go, a fraction of labelling the frame in OpenCV), and only when one of
+// them is enclosed is the frame labelled (fillIslandsWhole), which also settles which part
+// is the largest. TestFillIslandsMatchesWhole compares the two.
 func fillIslands(bm, am []byte, w, h int) []byte {
+	if enclosedPaper(bm, am, w, h) {
+		return fillIslandsWhole(bm, am, w, h)
+	}
+	return nil
+}
+
+// enclosedPaper reports whether a 4-connected part of am (w x h, non-zero paper) has only
+// removed paper (bm non-zero, am zero) among its 4-neighbours off it, and keeps clear of
+// the frame's edge (the largest part included).
+func enclosedPaper(bm, am []byte, w, h int) bool {
+	type run struct{ y, x0, x1 int } // am[y*w+x0 : y*w+x1] non-zero, maximal
+	var runs []run
+	var parent []int
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	prev0, prev1 := 0, 0 // the previous row's runs
+	for y := 0; y < h; y++ {
+		row := am[y*w : (y+1)*w]
+		cur0 := len(runs)
+		p := prev0
+		for x := 0; x < w; {
+			for x < w && row[x] == 0 {
+				x++
+			}
+			if x == w {
+				break
+			}
+			x0 := x
+			for x < w && row[x] != 0 {
+				x++
+			}
+			r := len(runs)
+			runs = append(runs, run{y, x0, x})
+			parent = append(parent, r)
+			// Runs above that share a column (4-connected): those ending after x0.
+			for p < prev1 && runs[p].x1 <= x0 {
+				p++
+			}
+			for q := p; q < prev1 && runs[q].x0 < x; q++ {
+				if a, b := find(q), find(r); a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+		prev0, prev1 = cur0, len(runs)
+	}
+	open := make([]bool, len(runs))
+	removedAt := func(i int) bool { return bm[i] != 0 } // (am is zero off the runs)
+	for r, rn := range runs {
+		root := find(r)
+		if open[root] {
+			continue
+		}
+		y, x0, x1 := rn.y, rn.x0, rn.x1
+		o := y == 0 || y == h-1 || x0 == 0 || x1 == w || !removedAt(y*w+x0-1) || !removedAt(y*w+x1)
+		for _, yy := range [2]int{y - 1, y + 1} {
+			if o {
+				break
+			}
+			for i := yy*w + x0; i < yy*w+x1; i++ {
+				if am[i] == 0 && bm[i] == 0 {
+					o = true
+					break
+				}
+			}
+		}
+		open[root] = o
+	}
+	for r := range runs {
+		if find(r) == r && !open[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// fillIslandsWhole is fillIslands labelling the whole frame.
+func fillIslandsWhole(bm, am []byte, w, h int) []byte {
 	m := newMask(w, h, am)
 	defer m.Close()
 	labels := gocv.NewMat()

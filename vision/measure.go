@@ -80,6 +80,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		return nil, fmt.Errorf("%w: template: %v", ErrBadInput, err)
 	}
 	ppm := before.PxPerMM
+	tr := tracer()
 	w, h := before.Mask.Cols(), before.Mask.Rows()
 	bm, am := before.Mask.ToBytes(), after.Mask.ToBytes()
 	// A photo that cut the sheet off: its unknown region filled where the other sheet
@@ -95,6 +96,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 		after.setMask(ab)
 	}
+	tr("x.islands")
 
 	raw := make([]byte, w*h)
 	for i := range raw {
@@ -118,6 +120,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	inner.CopyTo(&rm)
 	inner.Close()
 	ob := rm.ToBytes()
+	tr("x.open")
 
 	// Near the before-sheet's outer edge: not paper before, or the frame's edge, dilated.
 	outer := make([]byte, w*h)
@@ -149,6 +152,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if nearEdgeSliver == nil {
 		nearEdgeSliver = nearOuter
 	}
+	tr("x.outer")
 
 	// Connectivity comes from the raw difference closed by the sliver width: paper thinner
 	// than that between two removed parts (ink strokes that matched a dark table) does not
@@ -176,6 +180,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	rawM := newMask(w, h, conn)
 	defer rawM.Close()
 	morph(&rawM, 0, d)
+	tr("x.conn")
 
 	// Pieces are the connected parts of the raw difference (an opening can cut a piece's
 	// narrow neck in two); each keeps only its pixels that survived the opening, and counts
@@ -224,6 +229,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 	}
 	depthPass()
+	tr("x.depth")
 	for i := 1; i < n; i++ {
 		if areas[i] >= minPx && 4*core[i] < minPx && 16*core[i] >= minPx && maxDepth[i] > depthReach {
 			depth = outerDepth(bm, w, h)
@@ -261,6 +267,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	resid := math.Max(before.ResidualMM, after.ResidualMM)
 	joined := edgeStripJoins(strip, bm, conn, ob, lb, keep, w, h, d, float32((resid+SliverStepMM)*ppm), ppm)
+	tr("x.joins")
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
 	boxes := make([]image.Rectangle, len(pieces)) // of each piece's pixels near the outer edge
@@ -297,6 +304,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 	}
 	covered := coveredPieces(after.foreign, ob, lb, keep, len(pieces), w, ppm)
+	tr("x.contact")
 	res.Removed = newMask(w, h, removed)
 	if after != before {
 		after.tornHere = removed
@@ -380,6 +388,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		pmat.Close()
 	}
 	m.TemplateFits = res.TemplateFits
+	tr("x.pieces")
 
 	fr, err := FitTemplateDetail(after.Mask, ppm, t)
 	if err != nil {
@@ -396,6 +405,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			Text: fmt.Sprintf("template fit within %g mm of the remaining paper's size", NearFitMM)})
 	}
 	m.PaperFitsTemplate = res.PaperFits
+	tr("x.paperfit")
 	if maybe != nil {
 		where := maybeWhere(before, maybe)
 		mo := partialDoubts(res, maybe, bm, removed, nearOuter, touch, lb, keep, w, h, ppm, where)
@@ -423,6 +433,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		m.Letters = letterStates(before, bm, am, removed, seen, w, h, layouts, resid)
 	}
 	applyHistory(before, after, m.Letters)
+	tr("x.letters")
 	// Letters too close to call are explained by the judge's notes (judge.Rule), not here.
 	for _, b := range bandDoubt {
 		about := judge.AboutPieces
@@ -435,6 +446,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
 	}
+	tr("x.misc")
 	if parts := paperParts(bm, am, removed, img, w, h, ppm); parts != "" {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
 			Text: "the paper left is in several parts (" + parts + ") and the photo shows the smaller ones like the table seen where paper was removed: the paper mask may have taken the table for paper there"})
@@ -463,6 +475,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
 			Text: fmt.Sprintf("removed pieces joined only by a strip of missing paper along the sheet's edge, narrower than %g mm but %.2f mm deep (more than the registration residual explains): one piece torn along the edge, or the sheet misaligned there", SliverMM, joined)})
 	}
+	tr("x.parts")
 	m.Uncertain = append(m.Uncertain, tableCutDoubts(before, after, res)...)
 	if covered != "" {
 		m.Refused = covered
@@ -474,6 +487,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if missed != nil && after != before {
 		markMissed(before, after, missed, bm, am, removed, seen, w, h, layouts, resid, m.Letters)
 	}
+	tr("x.end")
 	return res, nil
 }
 
