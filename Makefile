@@ -19,6 +19,10 @@ DEBS := pkg-config libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr
 # tearcam parallelises across words instead.
 export OMP_THREAD_LIMIT := 1
 
+# The source revision stamped into tearcam's version (VersionString, the store's runs): the
+# commit's first 12 hex digits, "+dirty" with uncommitted changes; empty outside a git checkout.
+REVISION := $(shell r=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || r="$$r+dirty"; } && echo "$$r")
+
 .PHONY: all deps build run test test-short bench lint testdata figures-independent clean
 
 all: build
@@ -32,7 +36,7 @@ deps:
 	fi
 
 build: deps
-	$(GO) build -o $(BIN)/tearcam ./cmd/tearcam
+	$(GO) build -ldflags "-X main.Revision=$(REVISION)" -o $(BIN)/tearcam ./cmd/tearcam
 	$(GO) build -o $(BIN)/tearcam-synth ./cmd/tearcam-synth
 
 # The main job on the bundled sample session: rulings on stdout, report and annotated images in out/.

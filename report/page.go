@@ -15,6 +15,7 @@ body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 h1 { font-size: 1.4rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin: 1.6rem 0 .4rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 .meta { color: #57606a; font-size: .9rem; }
+.sha { color: #57606a; font-size: .85rem; font-family: monospace; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; max-width: 640px; font-size: .92rem; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .scroll { overflow-x: auto; }
@@ -67,7 +68,7 @@ details { font-size: .88rem; color: #57606a; }
 <section id="{{.Anchor}}">
 <h2>{{.Name}}{{if .Out}} <span class="out">· out</span>{{end}}</h2>
 <div class="sheet">
-<p>Untorn sheet <code>{{.Sheet.Photo}}</code>: {{if .Sheet.Found}}found{{else}}<strong>not read</strong>{{end}}{{if .Sheet.Error}} <span class="reason">{{.Sheet.Error}}</span>{{end}}</p>
+<p>Untorn sheet <code>{{.Sheet.Photo}}</code>{{if .Sheet.SHA256}} <span class="sha" title="SHA-256 {{.Sheet.SHA256}}">(SHA-256 {{short .Sheet.SHA256}})</span>{{end}}: {{if .Sheet.Found}}found{{else}}<strong>not read</strong>{{end}}{{if .Sheet.Error}} <span class="reason">{{.Sheet.Error}}</span>{{end}}</p>
 </div>
 {{if .Sheet.Skills}}<div class="scroll"><table>
 <thead><tr><th>skill</th><th>letters</th><th>located</th><th>confidence</th></tr></thead>
@@ -80,7 +81,7 @@ details { font-size: .88rem; color: #57606a; }
 {{range .Tears}}
 <article class="tear {{.Class}}">
 <h3>Tear {{.Index}} · {{words (print .Kind)}}{{if .Skill}} · {{.Skill}}{{end}} <span class="badge">{{words (print .Verdict)}}</span></h3>
-{{if .Photo}}<div class="meta">photo <code>{{.Photo}}</code></div>{{end}}
+{{if .Photo}}<div class="meta">photo <code>{{.Photo}}</code>{{if .SHA256}} <span class="sha" title="SHA-256 {{.SHA256}}">SHA-256 {{short .SHA256}}</span>{{end}}</div>{{end}}
 {{if .Faults}}<p>Faults: <strong>{{.Faults}}</strong></p>{{end}}
 {{if .UndecidedReason}}<p class="reason">Undecided: {{.UndecidedReason}}</p>{{end}}
 {{if eq (print .Kind) "last_ditch"}}<p>Last ditch effort: the ball {{if .Hit}}{{if deref .Hit}}hit{{else}}missed{{end}}{{end}} the GM.</p>

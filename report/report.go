@@ -160,8 +160,11 @@ var funcs = template.FuncMap{
 	"legend": judge.UncertainLegend,
 	"deref":  func(b *bool) bool { return b != nil && *b },
 	"pct":    func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
-	"area":   func(f float64) string { return fmt.Sprintf("%.0f mm²", f) },
-	"words":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	// short is a photo's SHA-256 cut to 12 hex digits: enough for an auditor to match a photo
+	// file (sha256sum) with the ruling made on it; the whole digest is in the title and JSON.
+	"short": func(h string) string { return h[:min(len(h), 12)] },
+	"area":  func(f float64) string { return fmt.Sprintf("%.0f mm²", f) },
+	"words": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"yesno": func(b bool) string {
 		if b {
 			return "yes"

@@ -15,9 +15,9 @@ import (
 func samplePage() Page {
 	hit := true
 	ann := judge.PlayerRulings{Name: `Ann <script>alert(1)</script>`,
-		Sheet: judge.SheetResult{Photo: "ann-0.jpg", Found: true, Skills: []judge.SkillResult{{Name: "Archery", Letters: 7, Located: 7, Confidence: 0.9}}},
+		Sheet: judge.SheetResult{Photo: "ann-0.jpg", SHA256: "0123456789abcdef0123", Found: true, Skills: []judge.SkillResult{{Name: "Archery", Letters: 7, Located: 7, Confidence: 0.9}}},
 		Tears: []judge.TearRuling{
-			{Index: 1, Photo: "ann-1.jpg", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
+			{Index: 1, Photo: "ann-1.jpg", SHA256: "fedcba9876543210fedc", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
 				RemovedAreaMM2: 1520.4, Pieces: 1, EdgeToEdge: true, TemplateFits: true, FullLettersRemoved: 2,
 				Skills: []judge.SkillState{{Name: "Archery", Remaining: 5, Available: true, Measured: true},
 					{Name: "Dancing", Remaining: 7, Available: true}}, PaperFitsTemplate: true},
@@ -55,6 +55,9 @@ func TestWrite(t *testing.T) {
 		// The summary counts the last ditch effort as what it is, not as a valid tear.
 		`<td data-label="tears">3</td><td data-label="valid">1</td><td data-label="faux pas">1</td><td data-label="undecided">1</td><td data-label="last ditch">hit</td>`,
 		`default (38.1 × 25.4 mm)`,
+		// Each photo's SHA-256 ties the ruling to the file an auditor holds (sha256sum).
+		`<code>ann-0.jpg</code> <span class="sha" title="SHA-256 0123456789abcdef0123">(SHA-256 0123456789ab)</span>`,
+		`photo <code>ann-1.jpg</code> <span class="sha" title="SHA-256 fedcba9876543210fedc">SHA-256 fedcba987654</span>`,
 	} {
 		assert.Contains(t, html, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/otiai10/gosseract/v2"
@@ -30,20 +31,54 @@ func newCVPipeline() (pipeline, error) {
 }
 
 // versions are the versions stamped into stored rulings and their inputs' keys. tearcam's
-// carries a hash of the running executable, so that a rebuilt binary (new vision or OCR code
-// under the same version number) never re-uses rulings an older build made.
+// carries the source revision (when the build recorded one) and a hash of the running
+// executable, so that a rebuilt binary (new vision or OCR code under the same version number)
+// never re-uses rulings an older build made: "0.1.0+9ee76a5c1a2b+exe.055b6f38b3f9".
 func versions() store.Versions {
-	return store.Versions{Tearcam: Version + buildID(), OpenCV: gocv.OpenCVVersion(), Tesseract: gosseract.Version()}
+	v := Version
+	if r := revision(); r != "" {
+		v += "+" + r
+	}
+	return store.Versions{Tearcam: v + buildID(), OpenCV: gocv.OpenCVVersion(), Tesseract: gosseract.Version() + languageModel()}
 }
 
-// buildID is "+" and the first 12 hex digits of the executable's SHA-256, or "" when it
+// debianTessdata is where Debian's tesseract-ocr-eng installs the English model, Tesseract's
+// compiled-in default when TESSDATA_PREFIX is not set.
+const debianTessdata = "/usr/share/tesseract-ocr/5/tessdata"
+
+// languageModel is " (eng.traineddata " and the first 12 hex digits of the English model's
+// SHA-256 ")", for the model Tesseract loads (under TESSDATA_PREFIX, else Debian's), or ""
+// when it cannot be read: the same Tesseract reads differently with another model.
+func languageModel() string {
+	dirs := []string{debianTessdata}
+	if p := os.Getenv("TESSDATA_PREFIX"); p != "" {
+		dirs = []string{p, filepath.Join(p, "tessdata")}
+	}
+	for _, d := range dirs {
+		if h := fileSHA(filepath.Join(d, "eng.traineddata")); h != "" {
+			return " (eng.traineddata " + h + ")"
+		}
+	}
+	return ""
+}
+
+// buildID is "+exe." and the first 12 hex digits of the executable's SHA-256, or "" when it
 // cannot be read.
 func buildID() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	f, err := os.Open(exe)
+	if h := fileSHA(exe); h != "" {
+		return "+exe." + h
+	}
+	return ""
+}
+
+// fileSHA is the first 12 hex digits of the SHA-256 of the file at path, or "" when it cannot
+// be read.
+func fileSHA(path string) string {
+	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
@@ -52,5 +87,5 @@ func buildID() string {
 	if _, err := io.Copy(h, f); err != nil {
 		return ""
 	}
-	return "+" + hex.EncodeToString(h.Sum(nil))[:12]
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }

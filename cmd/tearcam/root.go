@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -16,6 +17,12 @@ import (
 
 // Version is tearcam's version, stamped into every ruling's provenance.
 var Version = "0.1.0"
+
+// Revision is the source revision the binary was built from, set by the Makefile's build
+// (-ldflags "-X main.Revision=..."): the commit's first 12 hex digits, "+dirty" when the
+// working tree had uncommitted changes. Empty otherwise; then revision falls back on what the
+// Go toolchain recorded, if anything.
+var Revision = ""
 
 // IO carries the streams a command uses: data to Out, progress and errors to ErrOut.
 type IO struct {
@@ -56,9 +63,48 @@ func ExitCode(err error) int {
 	}
 }
 
-// VersionString is tearcam's version and the OpenCV and Tesseract versions it runs on.
+// VersionString is tearcam's version, the source revision it was built from (when the build
+// recorded one) and the OpenCV and Tesseract versions it runs on, e.g. "tearcam 0.1.0 (commit
+// 9ee76a5c1a2b, OpenCV 4.6.0, Tesseract 5.3.0)". A tournament's audit names it, so that a
+// ruling can be tied to the very code that made it.
 func VersionString() string {
-	return fmt.Sprintf("tearcam %s (OpenCV %s, Tesseract %s)", Version, gocv.OpenCVVersion(), gosseract.Version())
+	rev := ""
+	if r := revision(); r != "" {
+		rev = "commit " + r + ", "
+	}
+	return fmt.Sprintf("tearcam %s (%sOpenCV %s, Tesseract %s)", Version, rev, gocv.OpenCVVersion(), gosseract.Version())
+}
+
+// revision is the version-control revision the running binary was built from: Revision, else
+// what `go build` recorded in a git checkout (runtime/debug.BuildInfo, settings vcs.revision
+// and vcs.modified, unless -buildvcs=false) as 12 hex digits and "+dirty", else "" (go run,
+// go test, a build outside a git checkout).
+func revision() string {
+	if Revision != "" {
+		return Revision
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev string
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	rev = rev[:min(len(rev), 12)]
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
 }
 
 // NewRootCmd builds the cobra command tree on the given streams.

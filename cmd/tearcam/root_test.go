@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -24,7 +26,30 @@ func testIO() (*IO, *bytes.Buffer, *bytes.Buffer) {
 func TestVersionNamesLibraries(t *testing.T) {
 	iostreams, out, _ := testIO()
 	assert.Equal(t, 0, Main([]string{"--version"}, iostreams))
-	assert.Regexp(t, `^tearcam \S+ \(OpenCV 4\.\d+\.\d+, Tesseract 5\.\d+\.\d+\)\n$`, out.String())
+	assert.Regexp(t, `^tearcam \S+ \((commit [0-9a-f]{12}(\+dirty)?, )?OpenCV 4\.\d+\.\d+, Tesseract 5\.\d+\.\d+\)\n$`, out.String())
+}
+
+// The Makefile stamps the commit (-X main.Revision): --version and every stored run name it, and
+// the store's versions also carry the English model's digest, so that an audit can be tied to
+// the code and the model that made it.
+func TestVersionNamesRevisionAndModel(t *testing.T) {
+	old := Revision
+	t.Cleanup(func() { Revision = old })
+	Revision = "9ee76a51d748+dirty"
+	assert.Regexp(t, `^tearcam 0\.1\.0 \(commit 9ee76a51d748\+dirty, OpenCV 4\.\d+\.\d+, Tesseract 5\.\d+\.\d+\)$`, VersionString())
+	v := versions()
+	assert.Regexp(t, `^0\.1\.0\+9ee76a51d748\+dirty\+exe\.[0-9a-f]{12}$`, v.Tearcam)
+
+	// The model's digest is the file's own (computed here with sha256sum's algorithm on a copy).
+	dir := t.TempDir()
+	model := []byte("not really a model")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "eng.traineddata"), model, 0o644))
+	t.Setenv("TESSDATA_PREFIX", dir)
+	sum := sha256.Sum256(model)
+	assert.Equal(t, " (eng.traineddata "+hex.EncodeToString(sum[:])[:12]+")", languageModel())
+	assert.True(t, strings.HasSuffix(versions().Tesseract, languageModel()), versions().Tesseract)
+	t.Setenv("TESSDATA_PREFIX", filepath.Join(dir, "none"))
+	assert.Equal(t, "", languageModel())
 }
 
 func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
