@@ -43,6 +43,11 @@ type playerState struct {
 	// coveredFor is the index of the tear whose frame was last found covered (logged once
 	// per tear: a hand resting on the sheet may settle several times).
 	coveredFor int
+	// held is a frame on which the waiting tear was judged to have removed nothing: the
+	// sheet picked up and put back untorn, or a tear that removed nothing. Its ruling was
+	// retracted; the tear is ruled on the next frame of the sheet that settles, or on held
+	// when none comes before the player's next announcement or the end of the source.
+	held *settled
 }
 
 func newController(cfg Config, ref Referee) *controller {
@@ -168,7 +173,7 @@ func (c *controller) onConfirm(no int) {
 	}
 	defer s.close()
 	c.settled = append(c.settled, s.no)
-	if c.covered(sp.p, sp.t, s.no, sp.err) {
+	if c.covered(sp.p, sp.t, s.no, sp.err) || c.holdUntorn(sp.p, sp.t, s, sp.r, sp.err) {
 		return
 	}
 	ps := c.players[sp.p]
@@ -342,6 +347,11 @@ func (c *controller) onAnnouncement(a Announcement) {
 		// The ruling names the skill as declared, as audit's does ("use archery": Archery).
 		a.Tear.Skill = ps.Skills[k]
 	}
+	if ps.held != nil {
+		// A tear announced after the frame that showed nothing removed was held: that frame
+		// was the waiting tear's (it removed nothing), not a sheet put back before it was torn.
+		c.releaseHeld(p, "the next announcement")
+	}
 	ps.anns = append(ps.anns, a.Tear)
 	c.match(p)
 }
@@ -432,11 +442,80 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) bool {
 	if err == nil {
 		r, annotated, err = c.ref.Tear(p, t, f)
 	}
-	if s != nil && c.covered(p, t, s.no, err) {
+	if s != nil && (c.covered(p, t, s.no, err) || c.holdUntorn(p, t, s, r, err)) {
 		return false
 	}
 	c.report(p, t, s, r, annotated, err, began)
 	return true
+}
+
+// nothingRemovedOnly reports whether r's only finding is that the tear removed nothing.
+func nothingRemovedOnly(r judge.TearRuling) bool {
+	return r.Verdict == judge.FauxPas && len(r.Faults) == 1 && r.Faults[0] == judge.FaultNothingRemoved
+}
+
+// holdUntorn reports whether tear t of player p, judged on frame s as removing nothing (r),
+// is held rather than reported: a settled sheet with nothing removed cannot tell a sheet
+// picked up and put back untorn from a tear that removed nothing. The ruling is retracted
+// (it needs a Retractor), a copy of s is kept as the player's held frame, and the tear waits
+// for the next frame of the sheet that settles (releaseHeld rules it on the held frame when
+// none comes before the player's next announcement or the end of the source). A frame
+// being ruled as the held frame (ps.held is s) is not held again.
+func (c *controller) holdUntorn(p int, t judge.Tear, s *settled, r judge.TearRuling, err error) bool {
+	rt, ok := c.ref.(Retractor)
+	ps := c.players[p]
+	if !ok || err != nil || !nothingRemovedOnly(r) || (ps.held != nil && ps.held.no == s.no) {
+		return false
+	}
+	rt.Retract(p)
+	until := "the end of the source"
+	if !c.cfg.Scripted {
+		until = fmt.Sprintf("the next announcement for %s or the end of the source", ps.Name)
+	}
+	if ps.held != nil {
+		ps.held.close()
+	}
+	ps.held = &settled{kind: s.kind, no: s.no, frame: s.frame.Clone(), readAt: s.readAt, png: s.png}
+	c.logf("frame %d: %s's sheet settled with nothing removed: taken as the sheet put back untorn; tear %d (%s %s) is ruled on the next frame of the sheet that settles (nothing_removed on frame %d if none comes before %s)",
+		s.no, ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill, s.no, until)
+	return true
+}
+
+// releaseHeld rules player p's waiting tear on the held frame (nothing removed), if one is
+// held: nothing else of the sheet settled before the player's next announcement or the end
+// of the source (why).
+func (c *controller) releaseHeld(p int, why string) {
+	ps := c.players[p]
+	s := ps.held
+	if s == nil {
+		return
+	}
+	var t judge.Tear
+	switch {
+	case c.cfg.Scripted && ps.next < len(ps.Tears):
+		t = ps.Tears[ps.next]
+	case !c.cfg.Scripted && len(ps.anns) > 0:
+		t = ps.anns[0]
+	default:
+		ps.held = nil
+		s.close()
+		return
+	}
+	c.logf("frame %d: no other frame of %s's sheet settled before %s: tear %d (%s %s) is ruled on frame %d", s.no, ps.Name, why,
+		len(ps.rulings.Tears)+1, t.Kind, t.Skill, s.no)
+	ruled := c.tear(p, t, s) // report leaves s to us
+	if ps.held == s {
+		ps.held = nil
+	}
+	s.close()
+	if !ruled {
+		return
+	}
+	if c.cfg.Scripted {
+		ps.next++
+	} else {
+		ps.anns = ps.anns[1:]
+	}
 }
 
 // covered reports whether err says that something covered player p's sheet in frame no
@@ -480,6 +559,17 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 	r.Index = len(ps.rulings.Tears) + 1
 	if f != nil {
 		r.Photo, r.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
+	}
+	if h := ps.held; h != nil && s != nil {
+		if h.no != s.no {
+			r.Notes = append(r.Notes, fmt.Sprintf("watch: the sheet settled untorn (nothing removed) on frame %d after the last ruling: taken as picked up and put back; this tear is ruled on frame %d", h.no, s.no))
+		} else {
+			r.Notes = append(r.Notes, fmt.Sprintf("watch: nothing removed on frame %d, and no other frame of the sheet settled after it before the next announcement or the end of the source", h.no))
+		}
+		if h != s {
+			h.close()
+		}
+		ps.held = nil
 	}
 	ps.rulings.Tears = append(ps.rulings.Tears, r)
 	ps.rulings.Out = r.Out
@@ -539,6 +629,14 @@ func (c *controller) finish(interrupted bool) {
 		c.cand = nil
 	}
 	for i, ps := range c.players {
+		if ps.held != nil {
+			if interrupted {
+				ps.held.close()
+				ps.held = nil
+			} else {
+				c.releaseHeld(i, "the end of the source")
+			}
+		}
 		for _, s := range ps.frames {
 			if !interrupted {
 				c.logf("frame %d: %s's sheet settled but no tear was announced for it", s.no, ps.Name)

@@ -61,6 +61,7 @@ type scriptReferee struct {
 	calls     []string
 	freshFail map[int]bool        // frame numbers not usable as fresh sheets
 	covered   map[int]bool        // frame numbers where something covers the sheet
+	untorn    map[int]bool        // frame numbers that show nothing removed
 	skills    []judge.SkillResult // what Fresh locates
 }
 
@@ -96,6 +97,9 @@ func (s *scriptReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, [
 	}
 	if f != nil && s.covered[f.No] {
 		return judge.TearRuling{}, nil, fmt.Errorf("%w at (10, 20) mm", ErrCovered)
+	}
+	if f != nil && s.untorn[f.No] {
+		return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.FauxPas, Faults: []judge.Fault{judge.FaultNothingRemoved}}, nil, nil
 	}
 	return judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}, nil, nil
 }
@@ -297,7 +301,7 @@ func TestInterruptedListsNoUnseenTears(t *testing.T) {
 // retractingReferee is a scriptReferee that can retract, so the controller speculates.
 type retractingReferee struct{ scriptReferee }
 
-func (r *retractingReferee) Retract(int) {}
+func (r *retractingReferee) Retract(p int) { r.calls = append(r.calls, fmt.Sprintf("retract %d", p)) }
 
 // TestInterruptedSpeculation: interrupted while a tear is judged on the frame where the sheet
 // stopped moving (Config.Speculate), that tear is said to be the one being judged, not an
@@ -353,4 +357,117 @@ func TestCoveredFramesWait(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(log.String(), "Ann's tear 1 (use Archery) is not ruled on it"), log.String())
 	assert.Contains(t, log.String(), "frame 2: something covers the sheet at (10, 20) mm; Ann's tear 1 (use Archery) is not ruled on it: waiting for the sheet to settle uncovered")
 	assert.Contains(t, log.String(), "frame 5: something covers the sheet at (10, 20) mm; Ann's tear 2 (damage Cooking)")
+}
+
+// TestUntornLayDownIsHeld: a sheet picked up and put back untorn settles with nothing
+// removed; it must not use up the waiting tear (a tester: tear 1 was ruled nothing_removed
+// and every later tear against the wrong announcement). The ruling on it is retracted and the
+// tear is ruled on the next frame of the sheet that settles, saying so in its notes; the
+// held frame is ruled (nothing_removed) only when nothing else settles before the player's
+// next announcement or the end of the source.
+func TestUntornLayDownIsHeld(t *testing.T) {
+	ann := func(c *controller, line string) {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	ann3 := []Player{{Name: "Lena", Skills: []string{"Etiquette", "Mechanics", "Medicine"}}}
+	scripted := []Player{{Name: "Lena", Skills: ann3[0].Skills, Tears: []judge.Tear{
+		{Kind: judge.KindDamage, Skill: "Mechanics"}, {Kind: judge.KindDamage, Skill: "Etiquette"}}}}
+	cases := []struct {
+		name      string
+		players   []Player
+		scripted  bool
+		speculate bool
+		run       func(c *controller)
+		calls     []string
+		photos    []string // the frame of each ruling, in order
+		faults    [][]judge.Fault
+		notes     []string // a note of each ruling ("" none expected)
+		log       string
+	}{
+		{name: "announced up front: picked up, then torn twice", players: ann3,
+			run: func(c *controller) {
+				c.onSettle(settledAt(1, 0))
+				ann(c, "damage Mechanics")
+				ann(c, "damage Etiquette")
+				ann(c, "use Medicine")
+				for no := 2; no <= 4; no++ {
+					c.onSettle(settledAt(no, 0))
+				}
+			},
+			calls:  []string{"fresh 0@1", "tear 0 damage Mechanics@2", "retract 0", "tear 0 damage Mechanics@3", "tear 0 damage Etiquette@4"},
+			photos: []string{"frame:3", "frame:4", ""}, faults: [][]judge.Fault{{}, {}, nil},
+			notes: []string{"the sheet settled untorn (nothing removed) on frame 2 after the last ruling: taken as picked up and put back; this tear is ruled on frame 3", "", ""},
+			log:   "frame 2: Lena's sheet settled with nothing removed: taken as the sheet put back untorn; tear 1 (damage Mechanics) is ruled on the next frame of the sheet that settles (nothing_removed on frame 2 if none comes before the next announcement for Lena or the end of the source)"},
+		{name: "announced: the next announcement rules the held frame", players: ann3,
+			run: func(c *controller) {
+				c.onSettle(settledAt(1, 0))
+				ann(c, "damage Mechanics")
+				c.onSettle(settledAt(2, 0))
+				ann(c, "damage Etiquette")
+				c.onSettle(settledAt(3, 0))
+			},
+			calls:  []string{"fresh 0@1", "tear 0 damage Mechanics@2", "retract 0", "tear 0 damage Mechanics@2", "tear 0 damage Etiquette@3"},
+			photos: []string{"frame:2", "frame:3"}, faults: [][]judge.Fault{{judge.FaultNothingRemoved}, {}},
+			notes: []string{"nothing removed on frame 2, and no other frame of the sheet settled after it before the next announcement or the end of the source", ""},
+			log:   "frame 2: no other frame of Lena's sheet settled before the next announcement: tear 1 (damage Mechanics) is ruled on frame 2"},
+		{name: "scripted: the next changed frame, said in the notes", players: scripted, scripted: true,
+			run: func(c *controller) {
+				for no := 1; no <= 4; no++ {
+					c.onSettle(settledAt(no, 0))
+				}
+			},
+			calls:  []string{"fresh 0@1", "tear 0 damage Mechanics@2", "retract 0", "tear 0 damage Mechanics@3", "tear 0 damage Etiquette@4"},
+			photos: []string{"frame:3", "frame:4"}, faults: [][]judge.Fault{{}, {}},
+			notes: []string{"untorn (nothing removed) on frame 2", ""}},
+		{name: "scripted: the source ends after the held frame", players: scripted, scripted: true,
+			run: func(c *controller) {
+				c.onSettle(settledAt(1, 0))
+				c.onSettle(settledAt(2, 0))
+			},
+			calls:  []string{"fresh 0@1", "tear 0 damage Mechanics@2", "retract 0", "tear 0 damage Mechanics@2"},
+			photos: []string{"frame:2", ""}, faults: [][]judge.Fault{{judge.FaultNothingRemoved}, {}},
+			notes: []string{"nothing removed on frame 2", ""},
+			log:   "no other frame of Lena's sheet settled before the end of the source"},
+		{name: "speculated: judged where the sheet stopped, held once it lay still", players: scripted, scripted: true, speculate: true,
+			run: func(c *controller) {
+				c.onSettle(settledAt(1, 0))
+				for no := 2; no <= 4; no++ {
+					cand := settledAt(no, 0)
+					cand.kind = settleCandidate
+					c.onFrame(cand)
+					c.onFrame(settled{kind: settleConfirm, no: no, frame: gocv.NewMat()})
+				}
+			},
+			calls:  []string{"fresh 0@1", "tear 0 damage Mechanics@2", "retract 0", "tear 0 damage Mechanics@3", "tear 0 damage Etiquette@4"},
+			photos: []string{"frame:3", "frame:4"}, faults: [][]judge.Fault{{}, {}},
+			notes: []string{"untorn (nothing removed) on frame 2", ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			ref := &retractingReferee{scriptReferee{untorn: map[int]bool{2: true}}}
+			c := newController(Config{Players: tc.players, Scripted: tc.scripted, Speculate: tc.speculate, Paper: template.Paper{Name: "a4"},
+				Template: template.Default(), Log: &log, Now: time.Now}, ref)
+			tc.run(c)
+			c.finish(false)
+			assert.Equal(t, tc.calls, ref.calls)
+			assert.Contains(t, log.String(), tc.log)
+			tears := c.rulings().Players[0].Tears
+			require.Len(t, tears, len(tc.photos))
+			for i, r := range tears {
+				assert.Equal(t, tc.photos[i], r.Photo, "tear %d", i+1)
+				if tc.faults[i] != nil {
+					assert.Equal(t, tc.faults[i], r.Faults, "tear %d", i+1)
+				}
+				if tc.notes[i] == "" {
+					assert.Empty(t, r.Notes, "tear %d", i+1)
+				} else {
+					require.Len(t, r.Notes, 1, "tear %d", i+1)
+					assert.Contains(t, r.Notes[0], tc.notes[i], "tear %d", i+1)
+				}
+			}
+		})
+	}
 }

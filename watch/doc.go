@@ -32,6 +32,16 @@
 // hand resting on it) rules nothing: its tear waits for the sheet to settle uncovered. A
 // last-ditch effort needs no frame.
 //
+// A settled sheet with nothing removed cannot tell a sheet picked up and put back untorn from
+// a tear that removed nothing. So a ruling whose only finding is nothing_removed is not
+// reported at once: it is retracted (Retractor), its frame is held, and the tear is ruled on
+// the next frame of that player's sheet that settles, its notes naming the untorn frame held
+// before it. The held frame is ruled (nothing_removed) only when nothing else settles before
+// that player's next announcement or the end of the source. With --session there are no
+// announcements: the next frame that settles is ruled, and its notes say so. Each decision is
+// logged in one line. These notes are watch's own: `tearcam audit` of the recorded manifest,
+// which lists only the frames ruled, gives the same rulings without them.
+//
 // # Rulings (AuditReferee)
 //
 // Each settled frame is written as a lossless PNG beside the session database, with an
