@@ -573,7 +573,7 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 			}
 		}
 		if err != nil {
-			return refuse("%s: %v", t.Photo, err)
+			return refuse("%s: %v%s", t.Photo, err, retakeHint(err))
 		}
 	}
 	b, err := before()
@@ -601,7 +601,11 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 		m.Notes = append(m.Notes, fmt.Sprintf("the photo cuts the sheet off: %.0f mm² of what it does not show was filled from the next tear's photo (paper only shrinks)", filled))
 	}
 	if m.Refused != "" {
-		m.Refused = oneLine(t.Photo + ": " + m.Refused)
+		hint := ""
+		if strings.HasPrefix(m.Refused, "something covers the sheet") {
+			hint = retakeHint(nil)
+		}
+		m.Refused = oneLine(t.Photo + ": " + m.Refused + hint)
 		res.Close()
 		after.Close()
 		return m, nil, nil, partial
@@ -825,5 +829,29 @@ func errString(err error) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// retakeHint says, after a photo's measurement was refused for err (nil: Measure found
+// something covering the sheet), what gets the tear judged: another photo of the sheet
+// as it lies before the next tear, put in the manifest in this one's place (audit re-uses
+// every ruling whose photos did not change), or the GM's own ruling. "" for a file that is
+// not a usable image (its own message says so).
+func retakeHint(err error) string {
+	var how string
+	switch {
+	case errors.Is(err, vision.ErrNotImage), errors.Is(err, vision.ErrTruncated), errors.Is(err, vision.ErrCorrupt):
+		return "; use the original photo file"
+	case errors.Is(err, vision.ErrSheetCutOff):
+		how = "with the whole sheet in view"
+	case errors.Is(err, vision.ErrPaperMask), errors.Is(err, vision.ErrNoSheet):
+		how = "on a plain table of another colour than the paper"
+	case errors.Is(err, vision.ErrRegistration), errors.Is(err, vision.ErrBlankFrame), errors.Is(err, vision.ErrSeveralSheets):
+		how = "with the whole sheet flat, lit and in focus, alone in view"
+	case err == nil:
+		how = "with nothing on the sheet"
+	default:
+		return ""
+	}
+	return "; to judge this tear, photograph the sheet again before the next tear (" + how + "), or the GM rules"
+}
 
 func round(x, per float64) float64 { return math.Round(x*per) / per }

@@ -230,7 +230,7 @@ func TestPaperMaskNoFallback(t *testing.T) {
 	require.NoError(t, err)
 	tr := res.Rulings.Players[0].Tears[2]
 	assert.Equal(t, judge.Undecided, tr.Verdict)
-	assert.Equal(t, "measurement refused: ann-3.jpg: the paper mask cannot be trusted: 12 mm² of the sheet's writing or ruling at (50, 60) mm, on what it calls paper, does not show in the photo (the table taken for paper?)", tr.UndecidedReason)
+	assert.Equal(t, "measurement refused: ann-3.jpg: the paper mask cannot be trusted: 12 mm² of the sheet's writing or ruling at (50, 60) mm, on what it calls paper, does not show in the photo (the table taken for paper?); to judge this tear, photograph the sheet again before the next tear (on a plain table of another colour than the paper), or the GM rules", tr.UndecidedReason)
 	for _, n := range tr.Notes {
 		assert.NotContains(t, n, "registered to the previous measured photo")
 	}
