@@ -436,7 +436,7 @@ func freshOutline(s *SheetImage, bgr gocv.Mat, loc *located) {
 		}
 	}
 	s.refPending = true
-	mask, img, _, _, _, _, _, _, err := paperMaskInFrame(bgr, loc, homog(s.H), s, grid)
+	mask, img, _, _, _, _, _, _, err := paperMaskInFrame(bgr, loc, homog(s.H), s, grid, nil)
 	s.refPending = false
 	if err != nil {
 		s.edgeRef = nil

@@ -244,7 +244,7 @@ func TestUntornSamples(t *testing.T) {
 	add(1, 2, 2, 2, 2, 2, 2)
 	// Side 2: outward samples are never torn: kept.
 	add(2, -1.25, -1.25, -1.25, -1.25, -1.25, 3, 4)
-	kept, sideMed, _ := untornSamples(sg, keys, 1)
+	kept, sideMed, _ := untornSamples(sg, keys, 1, [4]bool{})
 	require.Len(t, kept, 7+6+5)
 	require.Equal(t, 2.0, sideMed)
 }

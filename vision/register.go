@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -311,7 +312,7 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 	tr("refine")
 
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
-	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, unknown, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, unknown, err := paperMaskInFrame(bgr, loc, h, fresh, is, pairs)
 	tr("mask")
 	if err != nil {
 		return nil, err
@@ -330,7 +331,7 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 		var aForeign, aUnknown []byte
 		aErr := errors.New("no alternative")
 		if ok {
-			aMask, aImg, aOutline, aEdge, aEdgeAll, aUntorn, aForeign, aUnknown, aErr = paperMaskInFrame(bgr, loc, ha, fresh, is)
+			aMask, aImg, aOutline, aEdge, aEdgeAll, aUntorn, aForeign, aUnknown, aErr = paperMaskInFrame(bgr, loc, ha, fresh, is, alt)
 		}
 		switch {
 		case aErr == nil && tight(aEdge) && !tight(edgeMM):
@@ -366,7 +367,7 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 			if moved(h, hn, W, H) > 0.1 {
 				mask.Close()
 				img.Close()
-				mask, img, outlineMM, edgeMM, edgeAllMM, _, foreign, unknown, err = paperMaskInFrame(bgr, loc, hn, fresh, is)
+				mask, img, outlineMM, edgeMM, edgeAllMM, _, foreign, unknown, err = paperMaskInFrame(bgr, loc, hn, fresh, is, pairs)
 				if err != nil {
 					return nil, err
 				}
@@ -446,7 +447,7 @@ func outlineFit(fresh *SheetImage, bgr gocv.Mat, loc *located, h homog, pairs []
 	if !outlineCrossChecks(h, pairs, untorn, W, H, bgr.Cols(), bgr.Rows()) {
 		return nil, hn, false, &RegistrationError{Reason: "a side left out disagrees with the fit of the rest"}
 	}
-	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, unknown2, err := paperMaskInFrame(bgr, loc, hn, fresh, is)
+	mask2, img2, outline2, edge2, edgeAll2, _, foreign2, unknown2, err := paperMaskInFrame(bgr, loc, hn, fresh, is, pairs)
 	if err != nil {
 		return nil, hn, false, err
 	}
@@ -740,8 +741,10 @@ func checkShape(h homog, fresh *SheetImage) error {
 // paperMaskInFrame classifies paper against table at frame resolution (the photo warped into
 // the sheet frame with a margin), keeps the paper blobs carrying the registration's inliers,
 // and measures how far paper spills over the frame edge: the untorn outline should land on
-// the frame's edge, so spilled area / edge length is an alignment error in mm.
-func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, []byte, []byte, error) {
+// the frame's edge, so spilled area / edge length is an alignment error in mm. pairs are the
+// ink patches h was fitted to (checkEdges: whether a side torn along its length may be left
+// out of the untorn-edge check).
+func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, inl []pt, pairs []pair) (gocv.Mat, gocv.Mat, float64, float64, float64, []edgeSample, []byte, []byte, error) {
 	ppm := fresh.PxPerMM
 	tr := tracer()
 	warped := warpToFrame(bgr, h, fresh.Paper, ppm, marginMM)
@@ -1040,40 +1043,22 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		// The photo's edge is no edge of the sheet: samples near it are left out.
 		es, offs, keys = awayFromPhotoEdge(es, offs, keys, zone, fw, off, sz, ppm)
 	}
-	var untorn []edgeSample
-	edgeMM := math.NaN() // no untorn edge to check against
 	if edgeDump != nil {
 		edgeDump(offs, keys, fresh.edgeRef, spill, edge)
 	}
-	edgeAllMM := math.NaN()
-	if len(offs) >= 20 {
-		sg := make([]float64, len(offs)) // signed, positive inward
-		a := make([]float64, len(offs))
-		offSide := refOffSide(fresh.edgeRef, ppm)
-		for i, o := range offs {
-			sg[i] = o + 0.5/ppm
-			// Where the fresh outline itself departs from the side (curl, a bowed side),
-			// lying on either the side or that outline is consistent; where it departs
-			// along most of the side, the fresh photo's quadrilateral missed that side, and
-			// only its outline is (refOffSide).
-			if r, ok := fresh.edgeRef[keys[i]]; ok && math.Abs(r+0.5/ppm) > edgeRefMM && (offSide[keys[i]>>20] || math.Abs(o-r) < math.Abs(sg[i])) {
-				sg[i] = o - r
-			}
-			a[i] = math.Abs(sg[i])
+	untorn, edgeMM, edgeAllMM := checkEdges(fresh, h, es, offs, keys, pairs, out, bgr.Cols(), bgr.Rows())
+	if edgeMM > MaxResidualMM && !fresh.refPending {
+		// On the way to a refusal: the mask's boundary can run past the paper (a pale or
+		// coloured desk the colour test calls paper) or stop short of it (a shaded band the
+		// change test calls changed) while the photo shows the paper's edge plainly. The
+		// samples are measured again on the photo's own colour step (photoEdges).
+		es2, offs2 := photoEdges(wb, valid, fw, fhh, off, sz, ppm, h, keys, offs)
+		u2, e2, a2 := checkEdges(fresh, h, es2, offs2, keys, pairs, out, bgr.Cols(), bgr.Rows())
+		if photoEdgeHook != nil {
+			photoEdgeHook(offs, offs2, keys, edgeMM, e2)
 		}
-		kept, sideMed, keep := untornSamples(sg, keys, int(ppm))
-		for i, k := range keep {
-			// Where the fresh outline departs from the side, the side is no target.
-			if r, ok := fresh.edgeRef[keys[i]]; k && (!ok || math.Abs(r+0.5/ppm) <= edgeRefMM) {
-				untorn = append(untorn, es[i])
-			}
-		}
-		sort.Float64s(a)
-		edgeAllMM = a[len(a)*edgeQuantile/100]
-		edgeMM = edgeAllMM // too little untorn edge left to judge on its own
-		if len(kept) >= 20 {
-			sort.Float64s(kept)
-			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
+		if e2 <= MaxResidualMM {
+			untorn, edgeMM, edgeAllMM = u2, e2, a2
 		}
 	}
 	tr("m.edges")
@@ -1095,6 +1080,72 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	return newMask(sz.X, sz.Y, out), img, outline, edgeMM, edgeAllMM, untorn, foreign, unknown, nil
 }
 
+// checkEdges is the untorn-edge check of a registration h (mm -> photo px): the edge samples
+// (es, their signed offsets offs in mm and keys, from edgeSamples) against the frame's sides
+// or the fresh photo's own outline, torn stretches left out (untornSamples), and sides torn
+// along their whole length left out when the ink patches (pairs) and the rest pin the
+// alignment down on the paper (frame mask bytes) of a photo pw x ph. It returns the untorn
+// samples, the error edgeMM (the 90th percentile of the untorn samples, or a side's median)
+// and edgeAllMM (the 90th percentile of every sample), NaN without 20 samples.
+func checkEdges(fresh *SheetImage, h homog, es []edgeSample, offs []float64, keys []int, pairs []pair, paper []byte, pw, ph int) (untorn []edgeSample, edgeMM, edgeAllMM float64) {
+	ppm := fresh.PxPerMM
+	edgeMM, edgeAllMM = math.NaN(), math.NaN() // no untorn edge to check against
+	if len(offs) < 20 {
+		return nil, edgeMM, edgeAllMM
+	}
+	sg := make([]float64, len(offs)) // signed, positive inward
+	a := make([]float64, len(offs))
+	offSide := refOffSide(fresh.edgeRef, ppm)
+	for i, o := range offs {
+		sg[i] = o + 0.5/ppm
+		// Where the fresh outline itself departs from the side (curl, a bowed side),
+		// lying on either the side or that outline is consistent; where it departs
+		// along most of the side, the fresh photo's quadrilateral missed that side, and
+		// only its outline is (refOffSide).
+		if r, ok := fresh.edgeRef[keys[i]]; ok && math.Abs(r+0.5/ppm) > edgeRefMM && (offSide[keys[i]>>20] || math.Abs(o-r) < math.Abs(sg[i])) {
+			sg[i] = o - r
+		}
+		a[i] = math.Abs(sg[i])
+	}
+	// untornEdges is the check with the sides in skip left out.
+	untornEdges := func(skip [4]bool) (untorn []edgeSample, edgeMM float64) {
+		kept, sideMed, keep := untornSamples(sg, keys, int(ppm), skip)
+		for i, k := range keep {
+			// Where the fresh outline departs from the side, the side is no target.
+			if r, ok := fresh.edgeRef[keys[i]]; k && (!ok || math.Abs(r+0.5/ppm) <= edgeRefMM) {
+				untorn = append(untorn, es[i])
+			}
+		}
+		edgeMM = edgeAllMM // too little untorn edge left to judge on its own
+		if len(kept) >= 20 {
+			sort.Float64s(kept)
+			edgeMM = math.Max(kept[len(kept)*edgeQuantile/100], sideMed)
+		}
+		return untorn, edgeMM
+	}
+	sort.Float64s(a)
+	edgeAllMM = a[len(a)*edgeQuantile/100]
+	untorn, edgeMM = untornEdges([4]bool{})
+	// A side whose every sample lies well inside it, on a line that wanders, is a tear
+	// line running along the whole side (no untorn millimetre of it left), not the side
+	// misaligned: it is left out when the rest of the evidence pins the alignment down
+	// on the paper. Only on the way to a refusal.
+	if edgeMM > MaxResidualMM && len(pairs) >= minConfirmPatches && !fresh.refPending {
+		if skip := wanderingSides(sg, keys, int(ppm)); skip != [4]bool{} {
+			u2, e2 := untornEdges(skip)
+			sz := frameSize(fresh.Paper, ppm)
+			sgm := alignSigmaMM(h, pairs, u2, gridOf(paper, sz.X, sz.Y, ppm, 2), fresh.Paper.WidthMM, fresh.Paper.HeightMM, pw, ph)
+			if wholeSideHook != nil {
+				wholeSideHook(skip, e2, sgm)
+			}
+			if sgm <= maxRemnantSigmaMM {
+				untorn, edgeMM = u2, e2
+			}
+		}
+	}
+	return untorn, edgeMM, edgeAllMM
+}
+
 // tornStepMM: an untorn-edge sample whose boundary lies more than this inside the outermost
 // level of its side (and inside the side itself) is on a torn stretch. A tear only moves the
 // boundary inwards, locally; a misregistration moves a whole side (or, turned, one end
@@ -1114,8 +1165,9 @@ const tornSlope = 0.2
 // a side mostly torn keeps its few untorn millimetres as the level;
 // samples more than tornStepMM inside both that level and the side itself are left out, and
 // so are samples more than tornStepMM inside the side where the boundary is steep
-// (tornSlope): a short stretch of tear line running towards the side.
-func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed float64, keep []bool) {
+// (tornSlope): a short stretch of tear line running towards the side. The sides in skip
+// are left out whole (wanderingSides).
+func untornSamples(sg []float64, keys []int, step int, skip [4]bool) (kept []float64, sideMed float64, keep []bool) {
 	pos := make(map[int]float64, len(sg)) // key -> offset
 	for i, v := range sg {
 		pos[keys[i]] = v
@@ -1150,7 +1202,7 @@ func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed 
 	var side [4][]float64
 	keep = make([]bool, len(sg))
 	for i, v := range sg {
-		if v > lim[keys[i]>>20] || (v > tornStepMM && steep(i)) {
+		if skip[keys[i]>>20] || v > lim[keys[i]>>20] || (v > tornStepMM && steep(i)) {
 			continue
 		}
 		keep[i] = true
@@ -1168,6 +1220,60 @@ func untornSamples(sg []float64, keys []int, step int) (kept []float64, sideMed 
 	}
 	return kept, sideMed, keep
 }
+
+// tornWanderMM: a side whose edge samples depart from their own straight line by more than
+// this (RMS) wanders: a tear line, not the sheet's cut edge, which any alignment the ink
+// allows maps to a line within hundredths of a millimetre (the mask's boundary is found to
+// the pixel, 0.25 mm).
+const tornWanderMM = 0.25
+
+// wanderingSides reports the sides that are a tear line along their whole length: at least
+// outlineSideSamples samples, every one more than tornStepMM inside the side (a tear only
+// moves the boundary inwards; a misalignment moves a whole side, or turns it, along a straight
+// line), and not on a straight line (tornWanderMM). sg, keys and step are untornSamples'.
+// Such a side says nothing of the alignment, but it is the only evidence of a misalignment
+// when the rest does not pin the alignment down: the caller leaves it out only when the
+// alignment's standard error on the paper from the rest (alignSigmaMM) is small.
+func wanderingSides(sg []float64, keys []int, step int) [4]bool {
+	var t, v [4][]float64
+	for i, o := range sg {
+		s := keys[i] >> 20
+		t[s] = append(t[s], float64(keys[i]&(1<<20-1))/float64(step))
+		v[s] = append(v[s], o)
+	}
+	var out [4]bool
+	for s := range out {
+		n := float64(len(v[s]))
+		if len(v[s]) < outlineSideSamples || slices.Min(v[s]) <= tornStepMM {
+			continue
+		}
+		// Least-squares line v = a + b t, and the RMS of the samples about it.
+		var st, sv, stt, stv float64
+		for i := range v[s] {
+			st += t[s][i]
+			sv += v[s][i]
+			stt += t[s][i] * t[s][i]
+			stv += t[s][i] * v[s][i]
+		}
+		d := n*stt - st*st
+		if d <= 0 {
+			continue
+		}
+		b := (n*stv - st*sv) / d
+		a := (sv - b*st) / n
+		var se float64
+		for i := range v[s] {
+			r := v[s][i] - a - b*t[s][i]
+			se += r * r
+		}
+		out[s] = math.Sqrt(se/n) > tornWanderMM
+	}
+	return out
+}
+
+// wholeSideHook (tests only) receives, when wanderingSides finds sides, the untorn edges'
+// error without them and the alignment's standard error on the paper from the rest.
+var wholeSideHook func(skip [4]bool, edgeMM, sigmaMM float64)
 
 // minSideSamples: a side with this many untorn samples (mm) has its own median checked.
 const minSideSamples = 5

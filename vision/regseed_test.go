@@ -18,7 +18,8 @@ import (
 
 // TestRegisterSeedDump is TestRegisterAllSynthDump on other synthetic sets:
 // VISION_REGSEED=/tmp/synth2[,case-003,...] registers every visible later photo of the
-// named (or all) cases and logs the outcome and the true error.
+// named (or all) cases and logs the outcome and the true error (photos that cut the sheet off
+// too with VISION_REGSEED_CUTOFF=1).
 func TestRegisterSeedDump(t *testing.T) {
 	env := os.Getenv("VISION_REGSEED")
 	if env == "" {
@@ -56,6 +57,20 @@ func TestRegisterSeedDump(t *testing.T) {
 		}
 		defer func() { edgeDump = nil }()
 	}
+	wholeSideHook = func(skip [4]bool, edgeMM, sigmaMM float64) {
+		t.Logf("  sides torn along their length %v: untorn edges then off by %.2f mm, standard error on the paper %.3f mm", skip, edgeMM, sigmaMM)
+	}
+	defer func() { wholeSideHook = nil }()
+	photoEdgeHook = func(mask, photo []float64, keys []int, maskMM, photoMM float64) {
+		var b [4]string
+		for i := range keys {
+			if os.Getenv("VISION_REGSEED_EDGES") != "" {
+				b[keys[i]>>20] += fmt.Sprintf("%.1f ", photo[i]*4)
+			}
+		}
+		t.Logf("  untorn edges on the photo's colour step: off by %.2f mm (on the mask %.2f mm) %v", photoMM, maskMM, b)
+	}
+	defer func() { photoEdgeHook = nil }()
 	if d := os.Getenv("VISION_REGSEED_DEBUG"); d != "" {
 		debugDir = d
 		defer func() { debugDir = "" }()
@@ -139,7 +154,7 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 			th0 := homog(pl.Sheet.Homography)
 			var prev *SheetImage // the last registered sheet (the referee's fallback)
 			for i, tt := range pl.Tears {
-				if tt.Photo.CutOff {
+				if tt.Photo.CutOff && os.Getenv("VISION_REGSEED_CUTOFF") == "" {
 					continue
 				}
 				img, err := ReadImage(filepath.Join(dir, tt.Photo.File))

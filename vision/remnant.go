@@ -244,7 +244,7 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 		if err := checkShape(h, fresh); err != nil {
 			return nil, err
 		}
-		mask, img, _, _, _, untorn, _, _, err := paperMaskInFrame(bgr, loc, h, fresh, is)
+		mask, img, _, _, _, untorn, _, _, err := paperMaskInFrame(bgr, loc, h, fresh, is, pairs)
 		if err != nil {
 			return nil, err
 		}
@@ -418,8 +418,11 @@ func alignSigmaMM(h homog, pairs []pair, untorn []edgeSample, at []pt, W, H floa
 
 // maskGrid is the centres of the paper's cells of step mm in a frame mask (ppm px per mm).
 func maskGrid(mask gocv.Mat, ppm, step float64) []pt {
-	b := mask.ToBytes()
-	w, h := mask.Cols(), mask.Rows()
+	return gridOf(mask.ToBytes(), mask.Cols(), mask.Rows(), ppm, step)
+}
+
+// gridOf is maskGrid on a mask's bytes (w x h).
+func gridOf(b []byte, w, h int, ppm, step float64) []pt {
 	var out []pt
 	for y := step / 2; y*ppm < float64(h); y += step {
 		for x := step / 2; x*ppm < float64(w); x += step {

@@ -151,6 +151,21 @@ func TestFewPatches(t *testing.T) {
 	}
 }
 
+// registerBundledTear registers tear (0-based; its photo must be photo) of a bundled synthetic
+// case to the case's fresh sheet, and returns the registered sheet (the caller closes it) and
+// its true error in mm.
+func registerBundledTear(t *testing.T, name, photo string, tear int) (*SheetImage, float64) {
+	t.Helper()
+	pl, fresh, register := bundledCase(t, name)
+	defer fresh.Close()
+	tt := pl.Tears[tear]
+	require.Equal(t, photo, tt.Photo.File)
+	after := register(tt.Photo.File)
+	e := synthRegErr(fresh, after, homog(pl.Sheet.Homography), homog(tt.Photo.Homography), fresh.Paper)
+	t.Logf("true error %.2f mm, residual %.2f mm, %v", e, after.ResidualMM, after.Notes)
+	return after, e
+}
+
 // TestRegisterRemnantFewInk: two remnants whose ink gives too few patches for the checks of
 // a whole sheet, registered to the fresh sheet as remnants (their refusals before, each
 // registered only by the referee's fallback to the previous photo):
@@ -172,14 +187,8 @@ func TestRegisterRemnantFewInk(t *testing.T) {
 		{"seed8-case020", "lena-6.jpg", 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			pl, fresh, register := bundledCase(t, c.name)
-			defer fresh.Close()
-			tt := pl.Tears[c.tear]
-			require.Equal(t, c.photo, tt.Photo.File)
-			after := register(tt.Photo.File)
+			after, e := registerBundledTear(t, c.name, c.photo, c.tear)
 			defer after.Close()
-			e := synthRegErr(fresh, after, homog(pl.Sheet.Homography), homog(tt.Photo.Homography), fresh.Paper)
-			t.Logf("true error %.2f mm, residual %.2f mm, %v", e, after.ResidualMM, after.Notes)
 			require.Less(t, e, 0.3, "true error on the paper left")
 			require.LessOrEqual(t, after.ResidualMM, MaxResidualMM)
 			require.Contains(t, strings.Join(after.Notes, "; "), "alignment standard error")
