@@ -460,7 +460,7 @@ func combineStates(lo, hi judge.LetterState) judge.LetterState {
 
 // partialLetters measures the letters with the maybe region in both extremes and combines
 // them (combineStates). bm, am, removed are as measured (maybe pixels paper on both).
-func partialLetters(before *SheetImage, maybe, bm, am, removed, seen []byte, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
+func partialLetters(before *SheetImage, maybe, bm, am, removed []byte, ai afterInk, w, h int, layouts []judge.SkillLayout, resid float64) []judge.SkillLetters {
 	bl, al := append([]byte(nil), bm...), append([]byte(nil), am...)
 	ah, rh := append([]byte(nil), am...), append([]byte(nil), removed...)
 	for i, v := range maybe {
@@ -472,8 +472,8 @@ func partialLetters(before *SheetImage, maybe, bm, am, removed, seen []byte, w, 
 			ah[i], rh[i] = 0, 255
 		}
 	}
-	lo := letterStates(before, bl, al, removed, seen, w, h, layouts, resid)
-	hi := letterStates(before, bm, ah, rh, seen, w, h, layouts, resid)
+	lo := letterStates(before, bl, al, removed, ai, w, h, layouts, resid)
+	hi := letterStates(before, bm, ah, rh, ai, w, h, layouts, resid)
 	for si := range lo {
 		for li := range lo[si].States {
 			if si < len(hi) && li < len(hi[si].States) {

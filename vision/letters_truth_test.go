@@ -105,7 +105,7 @@ func TestLetterStatesFromTruth(t *testing.T) {
 			layouts = append(layouts, l)
 		}
 		before := &SheetImage{PxPerMM: DefaultPxPerMM, inkGray: g}
-		got := letterStates(before, bm, am, removed, nil, w, h, layouts, 0)
+		got := letterStates(before, bm, am, removed, afterInk{}, w, h, layouts, 0)
 		require.Len(t, got, len(res.Truth.Letters))
 		for si, sk := range res.Truth.Letters {
 			for li, want := range sk.States {

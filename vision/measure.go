@@ -423,14 +423,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if resid > DoubtResidualMM {
 		m.Doubts = append(m.Doubts, fmt.Sprintf("registration residual %.2f mm", resid))
 	}
-	var seen []byte // where the after photo shows ink (letterSeenFrac)
+	var ai afterInk // what the after photo shows of the ink (letterSeenFrac, inkGone)
 	if len(layouts) > 0 {
-		seen = inkSeen(after)
+		ai = newAfterInk(after)
 	}
 	if maybe != nil {
-		m.Letters = partialLetters(before, maybe, bm, am, removed, seen, w, h, layouts, resid)
+		m.Letters = partialLetters(before, maybe, bm, am, removed, ai, w, h, layouts, resid)
 	} else {
-		m.Letters = letterStates(before, bm, am, removed, seen, w, h, layouts, resid)
+		m.Letters = letterStates(before, bm, am, removed, ai, w, h, layouts, resid)
 	}
 	applyHistory(before, after, m.Letters)
 	tr("x.letters")
@@ -485,7 +485,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
 	if missed != nil && after != before {
-		markMissed(before, after, missed, bm, am, removed, seen, w, h, layouts, resid, m.Letters)
+		markMissed(before, after, missed, bm, am, removed, ai, w, h, layouts, resid, m.Letters)
 	}
 	tr("x.end")
 	return res, nil

@@ -30,7 +30,7 @@ const unknownMissed = 128
 // and that was not gone before, is unknown in letters (Measure's result: whether this tear
 // took it cannot be told, and it is counted as left, not certain) and keeps before's history,
 // so that the next photo measures it again. after.Mask is not changed.
-func markMissed(before, after *SheetImage, missed, bm, am, removed, seen []byte, w, h int, layouts []judge.SkillLayout, resid float64, letters []judge.SkillLetters) {
+func markMissed(before, after *SheetImage, missed, bm, am, removed []byte, ai afterInk, w, h int, layouts []judge.SkillLayout, resid float64, letters []judge.SkillLetters) {
 	if len(after.unknown) != w*h {
 		after.unknown = make([]byte, w*h)
 	}
@@ -50,8 +50,8 @@ func markMissed(before, after *SheetImage, missed, bm, am, removed, seen []byte,
 	if after.letterHist == nil {
 		after.letterHist = make(map[letterKey]int)
 	}
-	raw := letterStates(before, bm, am, removed, seen, w, h, layouts, resid)
-	alt := letterStates(before, bm, kept, rest, seen, w, h, layouts, resid)
+	raw := letterStates(before, bm, am, removed, ai, w, h, layouts, resid)
+	alt := letterStates(before, bm, kept, rest, ai, w, h, layouts, resid)
 	for si := range letters {
 		for li, st := range letters[si].States {
 			if si >= len(raw) || li >= len(raw[si].States) || si >= len(alt) || li >= len(alt[si].States) ||

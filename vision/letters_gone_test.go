@@ -1,0 +1,108 @@
+package vision
+
+import (
+	"image"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"tearcam/judge"
+)
+
+// TestLetterGoneInPhoto: a letter of five strokes (3 x 20 px, 5 px apart, at 4 px/mm) that the
+// tear cuts 2 px (0.5 mm) deep has all its removed ink within the uncertainty radius of the
+// tear line (4 px), so the masks alone call it on the sheet or cut. The after photo shows the
+// table where the strokes' tips were: ink more than 1 px beyond the ink left (the photo's own
+// blur) is gone, 15 px of 300, over the 4% a side needs (12), so the letter is cut
+// (inkGone). The photo decides only when it shows the ink gone: where it shows the ink (the
+// mask's line wrongly through the letter) or a table of the ink's colour (ghost ink), the
+// letter stays on the sheet or cut; without the photo's colours, too.
+func TestLetterGoneInPhoto(t *testing.T) {
+	const w, h, line = 60, 60, 20 // the after-mask: paper from row line down
+	paper, ink, table := [3]byte{240, 240, 240}, [3]byte{20, 20, 20}, [3]byte{60, 70, 90}
+	stroke := func(x, y int) bool { return y >= line-2 && y < line+18 && x >= 10 && x < 35 && (x-10)%5 < 3 }
+	g := make([]byte, w*h)
+	bm, am := make([]byte, w*h), make([]byte, w*h)
+	for i := range g {
+		x, y := i%w, i/w
+		g[i], bm[i] = 240, 255
+		if stroke(x, y) {
+			g[i] = 20
+		}
+		if y >= line {
+			am[i] = 255
+		}
+	}
+	lp := &letterPoly{poly: []pt{{9, line - 3}, {35, line - 3}, {35, line + 18}, {9, line + 18}}, centre: pt{22, line + 7}, box: image.Rect(9, line-3, 36, line+19)}
+	photo := func(off func(x, y int) [3]byte) afterInk {
+		ai := afterInk{seen: make([]byte, w*h), bgr: make([]byte, 3*w*h)}
+		for i := range ai.seen {
+			x, y := i%w, i/w
+			c := paper
+			switch {
+			case y < line:
+				c = off(x, y)
+			case stroke(x, y):
+				c, ai.seen[i] = ink, 255
+			}
+			copy(ai.bgr[3*i:], c[:])
+		}
+		return ai
+	}
+	cases := []struct {
+		name string
+		ai   afterInk
+		want judge.LetterState
+	}{
+		{"the table shows where the ink was", photo(func(int, int) [3]byte { return table }), judge.LetterCut},
+		{"the photo shows the ink", photo(func(x, y int) [3]byte {
+			if stroke(x, y) {
+				return ink
+			}
+			return table
+		}), judge.LetterOnSheetOrCut},
+		{"a table the ink's colour", photo(func(int, int) [3]byte { return [3]byte{24, 22, 22} }), judge.LetterOnSheetOrCut},
+		{"no colours", afterInk{}, judge.LetterOnSheetOrCut},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, letterState(lp, nil, g, bm, am, bm, am, c.ai, w, h, 4, 4, 2))
+		})
+	}
+}
+
+// TestPaleLetterInk: a pencil letter (strokes 40 grey levels under the paper, under the fixed
+// ink threshold of 48) that the tear cuts 2 mm deep, with a few darker pixels (a pressed
+// stroke's end) on the sheet. Measured on those few pixels alone it was on the sheet for
+// certain; its ink is now what is darker than half-way to its own darkest, and it is cut.
+// Paper with no writing (its grain, 3 levels) still holds no ink: the outline alone decides.
+func TestPaleLetterInk(t *testing.T) {
+	const w, h, line = 60, 60, 20
+	stroke := func(x, y int) bool { return y >= line-8 && y < line+12 && x >= 10 && x < 35 && (x-10)%5 < 3 }
+	mk := func(pale, dark byte) []byte {
+		g := make([]byte, w*h)
+		for i := range g {
+			x, y := i%w, i/w
+			g[i] = byte(240 - 3*((x+y)%2))
+			switch {
+			case stroke(x, y) && y >= line+10:
+				g[i] = dark
+			case stroke(x, y):
+				g[i] = pale
+			}
+		}
+		return g
+	}
+	bm, am := make([]byte, w*h), make([]byte, w*h)
+	for i := range bm {
+		bm[i] = 255
+		if i/w >= line {
+			am[i] = 255
+		}
+	}
+	lp := &letterPoly{poly: []pt{{9, line - 9}, {35, line - 9}, {35, line + 12}, {9, line + 12}}, centre: pt{22, line + 1}, box: image.Rect(9, line-9, 36, line+13)}
+	assert.Equal(t, judge.LetterCut, letterState(lp, nil, mk(200, 185), bm, am, bm, am, afterInk{}, w, h, 4, 2, 1), "pencil")
+	assert.Equal(t, judge.LetterCut, letterState(lp, nil, mk(20, 20), bm, am, bm, am, afterInk{}, w, h, 4, 2, 1), "pen")
+	// no writing: the outline straddles the tear, so it is unknown
+	assert.Equal(t, judge.LetterUnknown, letterState(lp, nil, mk(240, 240), bm, am, bm, am, afterInk{}, w, h, 4, 2, 1), "blank")
+}
