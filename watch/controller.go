@@ -71,8 +71,49 @@ func (c *controller) logf(format string, a ...any) {
 func (c *controller) emit(e Event) {
 	if c.cfg.OnEvent != nil {
 		e.Rulings = c.rulings()
+		e.Waiting = c.waitingFor()
 		c.cfg.OnEvent(e)
 	}
+}
+
+// waitingFor says what watch waits for, one phrase per player (Event.Waiting).
+func (c *controller) waitingFor() []string {
+	var out []string
+	for _, ps := range c.players {
+		if !ps.fresh {
+			out = append(out, fmt.Sprintf("%s's untorn sheet, to settle on the table", ps.Name))
+			continue
+		}
+		var t judge.Tear
+		switch {
+		case c.cfg.Scripted && ps.next < len(ps.Tears):
+			t = ps.Tears[ps.next]
+		case !c.cfg.Scripted && len(ps.anns) > 0:
+			t = ps.anns[0]
+		case c.cfg.Scripted:
+			out = append(out, fmt.Sprintf("%s: every tear of the session ruled", ps.Name))
+			continue
+		case len(ps.frames) > 0:
+			out = append(out, fmt.Sprintf("%s: a torn sheet settled (frame %d): announce its tear", ps.Name, ps.frames[len(ps.frames)-1].no))
+			continue
+		default:
+			out = append(out, fmt.Sprintf("%s: no tear announced", ps.Name))
+			continue
+		}
+		what := fmt.Sprintf("%s's tear %d (%s", ps.Name, len(ps.rulings.Tears)+1, t.Kind)
+		if t.Skill != "" {
+			what += " " + t.Skill
+		}
+		what += "): waiting for the torn sheet to settle"
+		if ps.held != nil {
+			what += fmt.Sprintf(" (frame %d showed nothing removed: held)", ps.held.no)
+		}
+		if q := len(ps.anns) - 1; !c.cfg.Scripted && q > 0 {
+			what += fmt.Sprintf("; %d more announced", q)
+		}
+		out = append(out, what)
+	}
+	return out
 }
 
 // onFrame takes a message from the capture goroutine.
@@ -175,12 +216,6 @@ func (c *controller) onConfirm(no int) {
 	c.settled = append(c.settled, s.no)
 	if c.covered(sp.p, sp.t, s.no, sp.err) || c.holdUntorn(sp.p, sp.t, s, sp.r, sp.err) {
 		return
-	}
-	ps := c.players[sp.p]
-	if c.cfg.Scripted {
-		ps.next++
-	} else {
-		ps.anns = ps.anns[1:]
 	}
 	c.report(sp.p, sp.t, s, sp.r, sp.ann, sp.err, sp.began)
 	c.match(sp.p)
@@ -408,25 +443,18 @@ func (c *controller) match(p int) {
 		} else if len(ps.frames) > 0 {
 			s := ps.frames[0]
 			ps.frames = ps.frames[1:]
-			ruled := c.tear(p, t, &s)
+			c.tear(p, t, &s) // ruled, it left the queue; not (covered), it waits for the next frame
 			s.close()
-			if !ruled {
-				continue // the tear waits for the next frame
-			}
 		} else {
 			return
-		}
-		if c.cfg.Scripted {
-			ps.next++
-		} else {
-			ps.anns = ps.anns[1:]
 		}
 	}
 }
 
 // tear rules tear t of player p on settled frame s (nil for a last-ditch effort); the
-// referee has recorded the ruling when it returns, and only then is it reported. It returns
-// false when s shows no tear to rule (something covers the sheet): the tear waits.
+// referee has recorded the ruling when it returns, and only then is it reported (and the
+// tear leaves the queue). It returns false when s shows no tear to rule (something covers
+// the sheet, or nothing removed: held): the tear waits.
 func (c *controller) tear(p int, t judge.Tear, s *settled) bool {
 	began := c.cfg.Now()
 	var r judge.TearRuling
@@ -503,19 +531,11 @@ func (c *controller) releaseHeld(p int, why string) {
 	}
 	c.logf("frame %d: no other frame of %s's sheet settled before %s: tear %d (%s %s) is ruled on frame %d", s.no, ps.Name, why,
 		len(ps.rulings.Tears)+1, t.Kind, t.Skill, s.no)
-	ruled := c.tear(p, t, s) // report leaves s to us
+	c.tear(p, t, s) // report leaves s to us
 	if ps.held == s {
 		ps.held = nil
 	}
 	s.close()
-	if !ruled {
-		return
-	}
-	if c.cfg.Scripted {
-		ps.next++
-	} else {
-		ps.anns = ps.anns[1:]
-	}
 }
 
 // covered reports whether err says that something covered player p's sheet in frame no
@@ -539,6 +559,12 @@ func (c *controller) covered(p int, t judge.Tear, no int, err error) bool {
 // last-ditch effort) and reports it.
 func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling, annotated []byte, err error, began time.Time) {
 	ps := c.players[p]
+	// The tear leaves the queue: what the event says watch waits for is the next one.
+	if c.cfg.Scripted {
+		ps.next++
+	} else {
+		ps.anns = ps.anns[1:]
+	}
 	var f *Frame
 	if s != nil && s.png != nil {
 		f = &Frame{No: s.no, Mat: s.frame, PNG: s.png}

@@ -28,7 +28,8 @@ var pageHTML []byte
 //	GET /                   the page (refreshes itself)
 //	GET /frame.jpg          the latest frame, as JPEG
 //	GET /live.mjpg          the frames as an MJPEG stream (multipart/x-mixed-replace)
-//	GET /rulings.json       the rulings so far (DESIGN.md rulings schema) plus "status"
+//	GET /rulings.json       the rulings so far (DESIGN.md rulings schema) plus "status" and
+//	                        "waiting" (Event.Waiting: the tear each player's next sheet is for)
 //	GET /annotated/P/I.jpg  the annotated image of player P's (0-based) tear I (1-based)
 type Page struct {
 	// FrameEvery is the shortest time between two live frames encoded (0: 200 ms).
@@ -45,6 +46,7 @@ type Page struct {
 	doc       judge.Rulings
 	annotated map[string][]byte
 	status    string
+	waiting   []string
 	small     gocv.Mat
 }
 
@@ -113,8 +115,25 @@ func (p *Page) Update(e Event) {
 	if e.Ruling != nil && len(e.Annotated) > 0 {
 		p.annotated[fmt.Sprintf("%d/%d", e.Player, e.Ruling.Index)] = e.Annotated
 	}
-	if e.Message != "" {
+	// The status line is the latest event's: a message stays up only until the next event
+	// (a tester: "the sheet moved again ... taken back" stayed up through later tears).
+	switch {
+	case e.Message != "":
 		p.status = e.Message
+	case e.Ruling != nil:
+		name := fmt.Sprintf("player %d", e.Player+1)
+		if e.Player >= 0 && e.Player < len(p.doc.Players) {
+			name = p.doc.Players[e.Player].Name
+		}
+		p.status = fmt.Sprintf("%s's tear %d ruled: %s", name, e.Ruling.Index, e.Ruling.Verdict)
+		if e.Ruling.Photo != "" {
+			p.status += " (" + e.Ruling.Photo + ")"
+		}
+	case e.Fresh != nil:
+		p.status = ""
+	}
+	if e.Rulings.Schema != "" {
+		p.waiting = e.Waiting
 	}
 }
 
@@ -150,9 +169,10 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body := struct {
 			judge.Rulings
 			Status    string   `json:"status"`
+			Waiting   []string `json:"waiting"`
 			Frame     int      `json:"frame"`
 			Annotated []string `json:"annotated"`
-		}{Rulings: p.doc, Status: p.status, Frame: p.frameNo}
+		}{Rulings: p.doc, Status: p.status, Waiting: append([]string{}, p.waiting...), Frame: p.frameNo}
 		for k := range p.annotated {
 			body.Annotated = append(body.Annotated, k)
 		}

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"encoding/json"
 	"image"
 	"io"
 	"mime"
@@ -146,4 +147,45 @@ func TestPageEndpoints(t *testing.T) {
 	part, err = mr.NextPart()
 	require.NoError(t, err, "a new frame is a new part")
 	assert.Equal(t, "image/jpeg", part.Header.Get("Content-Type"))
+}
+
+// TestPageStatusAndWaiting: the page's status line is the latest event's (a tester: "the
+// sheet moved again ... taken back" stayed up through later tears), and the page says which
+// announced tear each player's next sheet is for.
+func TestPageStatusAndWaiting(t *testing.T) {
+	page := NewPage()
+	defer page.Close()
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	status := func() (string, []string) {
+		resp, err := http.Get(srv.URL + "/rulings.json")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var body struct {
+			Status  string   `json:"status"`
+			Waiting []string `json:"waiting"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		return body.Status, body.Waiting
+	}
+	var log strings.Builder
+	c := newController(Config{Players: []Player{{Name: "Lena", Skills: []string{"Etiquette", "Mechanics"}}}, Paper: template.Paper{Name: "a4"},
+		Template: template.Default(), Log: &log, Now: time.Now, OnEvent: page.Update}, &scriptReferee{})
+	c.onSettle(settledAt(1, 0))
+	_, waiting := status()
+	assert.Equal(t, []string{"Lena: no tear announced"}, waiting)
+	for _, line := range []string{"damage Mechanics", "damage Etiquette"} {
+		a, err := ParseAnnouncement(line)
+		require.NoError(t, err)
+		c.onAnnouncement(a)
+	}
+	c.logf("frame 212: the sheet moved again before it settled; the tear judged on it is taken back")
+	st, waiting := status()
+	assert.Equal(t, "frame 212: the sheet moved again before it settled; the tear judged on it is taken back", st)
+	assert.Equal(t, []string{"Lena's tear 1 (damage Mechanics): waiting for the torn sheet to settle; 1 more announced"}, waiting)
+	c.onSettle(settledAt(2, 0))
+	st, waiting = status()
+	assert.Equal(t, "Lena's tear 1 ruled: valid (frame:2)", st, "the message is cleared by the next event")
+	assert.Equal(t, []string{"Lena's tear 2 (damage Etiquette): waiting for the torn sheet to settle"}, waiting)
+	c.finish(false)
 }

@@ -78,6 +78,10 @@ type Event struct {
 	Latency, Compute time.Duration
 	// Rulings is the whole rulings document after this event.
 	Rulings judge.Rulings
+	// Waiting says, one phrase per player, what watch waits for after this event: the
+	// player's untorn sheet, or the next tear to be ruled and what it waits for, e.g.
+	// "Lena's tear 2 (damage Etiquette): waiting for the torn sheet to settle".
+	Waiting []string
 }
 
 // Config is a watch session.
