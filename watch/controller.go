@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"tearcam/judge"
 )
 
@@ -31,6 +33,9 @@ type controller struct {
 	// cutShort is the player whose tear was being judged on a candidate frame when the
 	// session was interrupted (its announcement is still queued), or -1.
 	cutShort int
+	// replaying: the frames an earlier watch recorded are being taken again (replay): each
+	// is ruled as it was, neither held nor compared with others.
+	replaying bool
 }
 
 type playerState struct {
@@ -48,6 +53,10 @@ type playerState struct {
 	// retracted; the tear is ruled on the next frame of the sheet that settles, or on held
 	// when none comes before the player's next announcement or the end of the source.
 	held *settled
+	// dropped are frames of the sheet that settled since the last ruling and were superseded
+	// by a later one before a tear was announced (announced mode): the tear is ruled on the
+	// latest, and is undecided if the paper changed between them (checkDropped).
+	dropped []settled
 }
 
 func newController(cfg Config, ref Referee) *controller {
@@ -254,8 +263,8 @@ func (c *controller) onSettle(s settled) {
 		// Announced tears take frames in order; without one waiting, only the sheet as it
 		// lies now can be the next tear's: an earlier unclaimed frame is superseded.
 		for _, old := range ps.frames {
-			c.logf("frame %d: %s's sheet settled again before a tear was announced; frame %d is dropped", s.no, ps.Name, old.no)
-			old.close()
+			c.logf("frame %d: %s's sheet settled again before a tear was announced; frame %d is dropped (if its paper differs from frame %d's, the next tear is undecided)", s.no, ps.Name, old.no, s.no)
+			ps.dropped = append(ps.dropped, old)
 		}
 		ps.frames = ps.frames[:0]
 	}
@@ -354,6 +363,42 @@ func (c *controller) fresh(p int, s settled) {
 	c.match(p)
 }
 
+// replay takes again the frames an earlier watch of the session recorded (Config.Resume),
+// in order, each for its player and tear, as they were taken then.
+func (c *controller) replay(rs []Replayed) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	c.replaying = true
+	defer func() { c.replaying = false }()
+	for _, r := range rs {
+		ps := c.players[r.Player]
+		if r.Tear != nil && !c.cfg.Scripted {
+			ps.anns = append(ps.anns, *r.Tear)
+		}
+		if r.PNG == nil {
+			c.match(r.Player)
+			continue
+		}
+		// The referee reads the recorded file (PNG); the frame is not decoded again.
+		s := settled{kind: settleTaken, no: r.No, frame: gocv.NewMat(), readAt: c.cfg.Now(), png: r.PNG}
+		if r.Tear == nil {
+			c.fresh(r.Player, s)
+			if !ps.fresh {
+				return fmt.Errorf("resume: %s's recorded fresh sheet (frame %d) was not taken again", ps.Name, r.No)
+			}
+			continue
+		}
+		n := len(ps.rulings.Tears)
+		ps.frames = append(ps.frames, s)
+		c.match(r.Player)
+		if len(ps.rulings.Tears) == n {
+			return fmt.Errorf("resume: %s's recorded tear %d (frame %d) was not ruled again", ps.Name, n+1, r.No)
+		}
+	}
+	return nil
+}
+
 // onAnnouncement queues an announced tear for its player (or notes whose sheet comes next).
 func (c *controller) onAnnouncement(a Announcement) {
 	p, err := c.playerFor(a)
@@ -443,6 +488,7 @@ func (c *controller) match(p int) {
 		} else if len(ps.frames) > 0 {
 			s := ps.frames[0]
 			ps.frames = ps.frames[1:]
+			c.checkDropped(p, t, &s)
 			c.tear(p, t, &s) // ruled, it left the queue; not (covered), it waits for the next frame
 			s.close()
 		} else {
@@ -477,6 +523,80 @@ func (c *controller) tear(p int, t judge.Tear, s *settled) bool {
 	return true
 }
 
+// Doubter is a Referee that can be told, before it rules a frame, that what the frame shows
+// removed is in doubt (why): its ruling on that frame is then undecided, saying why, and
+// recorded so.
+type Doubter interface {
+	Doubt(f Frame, why string)
+}
+
+// checkDropped compares frame s, on which player p's announced tear t is about to be ruled,
+// with the frames of the sheet dropped since the last ruling (ps.dropped): when one of them
+// already showed paper removed and s shows more, the sheet changed more than once with one
+// tear announced (a missing or late announcement): the ruling on s would add two tears'
+// removal up as one, so the referee is told to rule it undecided, naming the dropped frame.
+// A dropped frame with nothing removed was the sheet picked up and put back (skipped); one
+// with the same paper as s was s's sheet picked up and put back (s is ruled as usual). Each
+// comparison is a ruling of the referee (the dropped frame as the tear, then s after it),
+// retracted at once. Without a Retractor and a Doubter the dropped frames are not compared.
+func (c *controller) checkDropped(p int, t judge.Tear, s *settled) {
+	ps := c.players[p]
+	rt, ok1 := c.ref.(Retractor)
+	dr, ok2 := c.ref.(Doubter)
+	if len(ps.dropped) == 0 || !ok1 || !ok2 || c.replaying {
+		return
+	}
+	fs, err := s.asFrame()
+	if err != nil {
+		return
+	}
+	why := ""
+	for i := range ps.dropped {
+		a := &ps.dropped[i]
+		fa, err := a.asFrame()
+		var ra judge.TearRuling
+		if err == nil {
+			ra, _, err = c.ref.Tear(p, t, &fa)
+		}
+		if err != nil {
+			why = fmt.Sprintf("frame %d, which settled after the last ruling and was dropped, could not be measured (%s), so whether the sheet changed more than once since the last ruling with one tear announced is not known", a.no, oneLine(err.Error()))
+			break
+		}
+		if nothingRemovedOnly(ra) {
+			rt.Retract(p)
+			c.logf("frame %d: %s's dropped frame %d shows nothing removed: the sheet was put back untorn before it was torn", s.no, ps.Name, a.no)
+			continue
+		}
+		// a showed paper removed: does s show more? Rule s after a, then take both back.
+		rs, _, err := c.ref.Tear(p, t, &fs)
+		if err == nil {
+			rt.Retract(p)
+		}
+		rt.Retract(p)
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("frame %d, which settled after the last ruling with paper removed and was dropped, could not be compared with frame %d (%s)", a.no, s.no, oneLine(err.Error()))
+		case !nothingRemovedOnly(rs):
+			why = fmt.Sprintf("the sheet changed more than once since the last ruling with one tear announced: frame %d, which settled with paper removed and was dropped, is not frame %d's paper; the paper removed since the last ruling may be two tears'", a.no, s.no)
+		default:
+			c.logf("frame %d: %s's dropped frame %d shows the same paper: the sheet was picked up and put back", s.no, ps.Name, a.no)
+		}
+		break
+	}
+	if why != "" {
+		c.logf("frame %d: %s's tear %d (%s %s) is undecided: %s", s.no, ps.Name, len(ps.rulings.Tears)+1, t.Kind, t.Skill, why)
+		dr.Doubt(fs, why)
+	}
+}
+
+// forgetDropped frees the frames dropped since player ps's last ruling.
+func (c *controller) forgetDropped(ps *playerState) {
+	for _, d := range ps.dropped {
+		d.close()
+	}
+	ps.dropped = nil
+}
+
 // nothingRemovedOnly reports whether r's only finding is that the tear removed nothing.
 func nothingRemovedOnly(r judge.TearRuling) bool {
 	return r.Verdict == judge.FauxPas && len(r.Faults) == 1 && r.Faults[0] == judge.FaultNothingRemoved
@@ -492,7 +612,7 @@ func nothingRemovedOnly(r judge.TearRuling) bool {
 func (c *controller) holdUntorn(p int, t judge.Tear, s *settled, r judge.TearRuling, err error) bool {
 	rt, ok := c.ref.(Retractor)
 	ps := c.players[p]
-	if !ok || err != nil || !nothingRemovedOnly(r) || (ps.held != nil && ps.held.no == s.no) {
+	if !ok || err != nil || c.replaying || !nothingRemovedOnly(r) || (ps.held != nil && ps.held.no == s.no) {
 		return false
 	}
 	rt.Retract(p)
@@ -582,6 +702,7 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 			Faults: []judge.Fault{}, UndecidedReason: oneLine(err.Error()), Skills: []judge.SkillState{},
 			LettersAsBefore: true}
 	}
+	c.forgetDropped(ps)
 	r.Index = len(ps.rulings.Tears) + 1
 	if f != nil {
 		r.Photo, r.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
@@ -601,7 +722,7 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 	ps.rulings.Out = r.Out
 	c.ruled++
 	var lat, comp time.Duration
-	if s != nil {
+	if s != nil && !c.replaying {
 		now := c.cfg.Now()
 		lat, comp = now.Sub(s.readAt), now.Sub(began)
 		c.lat, c.comp = append(c.lat, lat), append(c.comp, comp)
@@ -655,6 +776,7 @@ func (c *controller) finish(interrupted bool) {
 		c.cand = nil
 	}
 	for i, ps := range c.players {
+		c.forgetDropped(ps)
 		if ps.held != nil {
 			if interrupted {
 				ps.held.close()

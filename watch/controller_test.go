@@ -471,3 +471,117 @@ func TestUntornLayDownIsHeld(t *testing.T) {
 		})
 	}
 }
+
+// paperReferee rules by the paper each frame shows (paper[frame], default 100): a tear that
+// removed no paper since the last frame recorded is faux_pas nothing_removed, else valid;
+// a frame it was told to doubt is undecided. It records like AuditReferee (Retract takes the
+// last tear back).
+type paperReferee struct {
+	calls  []string
+	paper  map[int]int
+	stack  [][]int // per player: the fresh sheet's frame, then each tear's
+	doubts map[int]string
+}
+
+func (r *paperReferee) level(no int) int {
+	if v, ok := r.paper[no]; ok {
+		return v
+	}
+	return 100
+}
+
+func (r *paperReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
+	r.calls = append(r.calls, fmt.Sprintf("fresh %d@%d", p, f.No))
+	for len(r.stack) <= p {
+		r.stack = append(r.stack, nil)
+	}
+	r.stack[p] = []int{f.No}
+	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{}}, nil
+}
+
+func (r *paperReferee) Identify(Frame, []int) (int, error) { return 0, nil }
+
+func (r *paperReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []byte, error) {
+	r.calls = append(r.calls, fmt.Sprintf("tear %s@%d", t.Skill, f.No))
+	prev := r.stack[p][len(r.stack[p])-1]
+	r.stack[p] = append(r.stack[p], f.No)
+	ru := judge.TearRuling{Kind: t.Kind, Skill: t.Skill, Verdict: judge.Valid, Faults: []judge.Fault{}}
+	if r.level(f.No) == r.level(prev) {
+		ru.Verdict, ru.Faults = judge.FauxPas, []judge.Fault{judge.FaultNothingRemoved}
+	}
+	if why, ok := r.doubts[f.No]; ok {
+		ru.Verdict, ru.Faults, ru.UndecidedReason = judge.Undecided, []judge.Fault{}, why
+	}
+	return ru, nil, nil
+}
+
+func (r *paperReferee) Retract(p int) {
+	r.calls = append(r.calls, "retract")
+	r.stack[p] = r.stack[p][:len(r.stack[p])-1]
+}
+
+func (r *paperReferee) Doubt(f Frame, why string) {
+	r.calls = append(r.calls, fmt.Sprintf("doubt @%d", f.No))
+	if r.doubts == nil {
+		r.doubts = map[int]string{}
+	}
+	r.doubts[f.No] = why
+}
+
+// TestSheetChangedTwiceBeforeTheAnnouncement: the sheet settles torn (frame 2), settles again
+// torn once more (frame 3), and only then is the tear announced. Ruled on frame 3 alone, two
+// tears' removal was one ruling, stated with certainty (a tester: faux_pas several_pieces,
+// truth valid). Frame 3 is now compared with the dropped frame 2: different paper makes the
+// ruling undecided, naming frame 2 in the ruling; the same paper (picked up and put back), or
+// nothing removed on frame 2 (put back untorn before the tear), rules frame 3 as usual.
+func TestSheetChangedTwiceBeforeTheAnnouncement(t *testing.T) {
+	cases := []struct {
+		name   string
+		paper  map[int]int
+		calls  []string
+		reason string // "" for a ruling as usual
+		log    string
+	}{
+		{name: "torn twice", paper: map[int]int{2: 90, 3: 80, 4: 70},
+			calls:  []string{"fresh 0@1", "tear Archery@2", "tear Archery@3", "retract", "retract", "doubt @3", "tear Archery@3", "tear Cooking@4"},
+			reason: "the sheet changed more than once since the last ruling with one tear announced: frame 2, which settled with paper removed and was dropped, is not frame 3's paper",
+			log:    "frame 3: Ann's tear 1 (use Archery) is undecided: the sheet changed more than once"},
+		{name: "torn, then picked up and put back", paper: map[int]int{2: 90, 3: 90, 4: 70},
+			calls: []string{"fresh 0@1", "tear Archery@2", "tear Archery@3", "retract", "retract", "tear Archery@3", "tear Cooking@4"},
+			log:   "frame 3: Ann's dropped frame 2 shows the same paper: the sheet was picked up and put back"},
+		{name: "put back untorn, then torn", paper: map[int]int{2: 100, 3: 90, 4: 70},
+			calls: []string{"fresh 0@1", "tear Archery@2", "retract", "tear Archery@3", "tear Cooking@4"},
+			log:   "frame 3: Ann's dropped frame 2 shows nothing removed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			ref := &paperReferee{paper: tc.paper}
+			c := newController(Config{Players: []Player{{Name: "Ann", Skills: []string{"Archery", "Cooking"}}}, Paper: template.Paper{Name: "a4"},
+				Template: template.Default(), Log: &log, Now: time.Now}, ref)
+			c.onSettle(settledAt(1, 0))
+			c.onSettle(settledAt(2, 0))
+			c.onSettle(settledAt(3, 0))
+			for _, line := range []string{"use Archery", "damage Cooking"} {
+				a, err := ParseAnnouncement(line)
+				require.NoError(t, err)
+				c.onAnnouncement(a)
+			}
+			c.onSettle(settledAt(4, 0))
+			c.finish(false)
+			assert.Equal(t, tc.calls, ref.calls)
+			assert.Contains(t, log.String(), "frame 3: Ann's sheet settled again before a tear was announced; frame 2 is dropped")
+			assert.Contains(t, log.String(), tc.log)
+			tears := c.rulings().Players[0].Tears
+			require.Len(t, tears, 2)
+			assert.Equal(t, PhotoName(3), tears[0].Photo)
+			if tc.reason != "" {
+				assert.Equal(t, judge.Undecided, tears[0].Verdict)
+				assert.Contains(t, tears[0].UndecidedReason, tc.reason)
+			} else {
+				assert.Equal(t, judge.Valid, tears[0].Verdict)
+			}
+			assert.Equal(t, judge.Valid, tears[1].Verdict, "the next tear is ruled on its own frame, after frame 3")
+		})
+	}
+}

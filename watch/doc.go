@@ -42,6 +42,24 @@
 // logged in one line. These notes are watch's own: `tearcam audit` of the recorded manifest,
 // which lists only the frames ruled, gives the same rulings without them.
 //
+// Frames of a sheet that settled again before a tear was announced are dropped: the tear is
+// ruled on the latest. But a missing or late announcement would then add two tears' removal
+// up into one ruling, stated with certainty. So, before ruling, the latest frame is compared
+// with the frames dropped since the last ruling (checkDropped: the dropped frame ruled as the
+// tear, the latest ruled after it, both retracted at once): a dropped frame with nothing
+// removed was the sheet put back untorn; one with the same paper as the latest, the sheet
+// picked up and put back; otherwise the sheet changed more than once with one tear announced,
+// and the referee is told (Doubter) to rule the latest frame undecided, its reason naming the
+// dropped frame (a structured doubt about the removed paper, recorded with the measurement:
+// audits with the session's database re-use it; the manifest says it in a comment).
+//
+// # Restarting (Config.Resume)
+//
+// A watch restarted with a --db that already holds a watch of the session (killed, say) is
+// refused: a new session would take the torn sheet for a fresh one. With --resume the frames
+// the earlier watch recorded are taken again first, each for its player and tear (the
+// referee re-uses its recorded rulings), then the source, numbered after them.
+//
 // # Rulings (AuditReferee)
 //
 // Each settled frame is written as a lossless PNG beside the session database, with an

@@ -36,6 +36,8 @@ type AuditReferee struct {
 	sheet []string         // per player: fresh sheet photo (file name in Dir), "" when none yet
 	tears [][]session.Tear // per player: the tears so far
 	ctx   context.Context
+	// doubted holds, by frame file, why what it shows removed was put in doubt (Doubt).
+	doubted map[string]string
 }
 
 var _ Referee = (*AuditReferee)(nil)
@@ -173,6 +175,20 @@ func (a *AuditReferee) Retract(p int) {
 
 var _ Retractor = (*AuditReferee)(nil)
 
+// Doubt implements Doubter: what frame f shows removed is in doubt (why), as a structured
+// doubt about the removed paper added to its measurement. The ruling on f is undecided and
+// recorded so; later audits of the session re-use that measurement. (`tearcam audit` of
+// the recorded manifest from scratch measures f without it.)
+func (a *AuditReferee) Doubt(f Frame, why string) {
+	a.eye.doubts[shaOf(f.PNG)] = why
+	if a.doubted == nil {
+		a.doubted = map[string]string{}
+	}
+	a.doubted[PhotoFile(f.No)] = why // said in the manifest, as a comment
+}
+
+var _ Doubter = (*AuditReferee)(nil)
+
 func playerIn(doc judge.Rulings, name string) (judge.PlayerRulings, bool) {
 	for _, pr := range doc.Players {
 		if pr.Name == name {
@@ -248,6 +264,11 @@ func (a *AuditReferee) writeManifest() error {
 		}
 		b.WriteString("\n")
 		for _, t := range p.Tears {
+			if why, ok := a.doubted[t.Photo]; ok {
+				// Audit of this manifest with the session's database re-uses the doubted
+				// measurement; from scratch it measures the frame alone.
+				fmt.Fprintf(&b, "      # %s: watch ruled it undecided: %s\n", t.Photo, oneLine(why))
+			}
 			switch {
 			case t.Kind == judge.KindLastDitch:
 				fmt.Fprintf(&b, "      - {kind: last_ditch, hit: %v}\n", t.Hit)
@@ -296,6 +317,9 @@ type cachingEye struct {
 	// covered holds, by photo SHA-256, why Measure refused a photo as showing something
 	// lying on the sheet.
 	covered map[string]string
+	// doubts holds, by photo SHA-256, why what a photo shows removed is in doubt
+	// (AuditReferee.Doubt): Measure adds it to the measurement.
+	doubts map[string]string
 	// Timings adds up the time spent in each call, by name (register, measure, ...).
 	Timings map[string]time.Duration
 }
@@ -314,7 +338,7 @@ const keepRegistrations = 8
 
 func newCachingEye(eye referee.Eye, reader referee.Reader) *cachingEye {
 	return &cachingEye{eye: eye, reader: reader, fresh: map[string]*keptSheet{}, reg: map[[2]string]*keptSheet{},
-		covered: map[string]string{}}
+		covered: map[string]string{}, doubts: map[string]string{}}
 }
 
 func shaOf(b []byte) string {
@@ -379,8 +403,31 @@ func (c *cachingEye) Measure(before, after referee.Sheet, layouts []judge.SkillL
 		if why := m.Measurement().Refused; strings.HasPrefix(why, coveredRefusal) {
 			c.covered[k.sha] = why
 		}
+		if why, ok := c.doubts[k.sha]; ok {
+			return doubtedMeasured{m, judge.Doubt{About: judge.AboutRemoved, Text: why}}, nil
+		}
 	}
 	return m, err
+}
+
+// doubtedMeasured is a measurement with one more structured doubt (AuditReferee.Doubt).
+type doubtedMeasured struct {
+	referee.Measured
+	doubt judge.Doubt
+}
+
+func (d doubtedMeasured) Measurement() judge.Measurement {
+	m := d.Measured.Measurement()
+	m.Uncertain = append(append([]judge.Doubt(nil), m.Uncertain...), d.doubt)
+	return m
+}
+
+// measuredOf is the wrapped Eye's own measurement (Annotate needs its type).
+func measuredOf(m referee.Measured) referee.Measured {
+	if d, ok := m.(doubtedMeasured); ok {
+		return d.Measured
+	}
+	return m
 }
 
 // timed adds the time until the returned func is called to Timings[name].
@@ -396,7 +443,7 @@ func (c *cachingEye) timed(name string) func() {
 
 func (c *cachingEye) Annotate(after referee.Sheet, m referee.Measured, layouts []judge.SkillLayout, verdict string, lines []string) ([]byte, error) {
 	defer c.timed("annotate")()
-	b, err := c.eye.Annotate(inner(after), m, layouts, verdict, lines)
+	b, err := c.eye.Annotate(inner(after), measuredOf(m), layouts, verdict, lines)
 	if err == nil {
 		c.annotated = b
 	}

@@ -81,3 +81,31 @@ func TestAuditRefereeRefusedTearImage(t *testing.T) {
 	assert.Equal(t, "measurement refused: frame-000050.png: only 7 matching features", r.UndecidedReason)
 	assert.Equal(t, "photo undecided: tear 1: use Archery: undecided", string(img))
 }
+
+// TestAuditRefereeDoubt: a frame the controller found the sheet changed on more than once
+// since the last ruling (Doubter) is ruled undecided, saying why, recorded so (an audit of
+// the manifest with the session's database re-uses it), and the manifest says it in a comment.
+func TestAuditRefereeDoubt(t *testing.T) {
+	a := newFakeAuditReferee(t, context.Background(), []Player{{Name: "Ann", Skills: []string{"Archery"}}})
+	_, err := a.Fresh(0, Frame{No: 3, PNG: fake.JSON(fake.Sheet{Sheet: true})})
+	require.NoError(t, err)
+	torn := Frame{No: 50, PNG: fake.JSON(fake.Photo{RemovedAreaMM2: 1500, Pieces: 2, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RSSSSSS"}})}
+	why := "the sheet changed more than once since the last ruling with one tear announced: frame 20 ..."
+	a.Doubt(torn, why)
+	r, _, err := a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, &torn)
+	require.NoError(t, err)
+	assert.Equal(t, judge.Undecided, r.Verdict)
+	assert.Equal(t, "the removed area's measurement is in doubt: "+why, r.UndecidedReason)
+	assert.Equal(t, 6, r.Skills[0].Remaining, "the letters left as measured")
+
+	// An audit with the session's database but vision without the doubt re-uses the ruling.
+	plain := *a.Ref
+	plain.Eye, plain.Reader = &fake.Eye{}, fake.Reader{}
+	res, err := plain.Audit(context.Background(), a.manifest())
+	require.NoError(t, err)
+	assert.Equal(t, r, res.Rulings.Players[0].Tears[0], "re-used from the database")
+	b, err := os.ReadFile(a.ManifestPath())
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "      # frame-000050.png: watch ruled it undecided: "+why+"\n")
+}

@@ -113,6 +113,22 @@ type Config struct {
 	Log io.Writer
 	// Now is the clock (tests may fix it); nil is time.Now.
 	Now func() time.Time
+	// Resume holds the frames an earlier watch of the session recorded (watch --resume after
+	// a crash), in order: they are taken again, before the source is read, as they were then
+	// (the referee re-uses its recorded rulings), so the session continues from the next
+	// tear. FirstFrame numbers the source's frames from there, after the recorded ones.
+	Resume     []Replayed
+	FirstFrame int
+}
+
+// Replayed is a frame an earlier watch of the session recorded (Config.Resume): player
+// Player's fresh sheet (Tear nil) or the frame its tear Tear was ruled on (PNG nil for a
+// last-ditch effort).
+type Replayed struct {
+	Player int
+	No     int
+	PNG    []byte
+	Tear   *judge.Tear
 }
 
 // Result is what a watch session produced.
@@ -203,6 +219,10 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 	defer cancel()
 
 	c := newController(cfg, ref)
+	if err := c.replay(cfg.Resume); err != nil {
+		c.finish(true)
+		return nil, err
+	}
 	settles := make(chan settled, 4)
 	anns := make(chan Announcement, 16)
 	annDone := make(chan struct{})
@@ -341,10 +361,10 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 			return captureEnd{frames: n, reason: fmt.Sprintf("%s: ended after %d frames", src.Name(), n)}
 		}
 		readAt := cfg.Now()
-		no := n
+		no := n + cfg.FirstFrame
 		n++
 		if cfg.Realtime && !src.Live() {
-			if d := start.Add(time.Duration(float64(no) / fps * float64(time.Second))).Sub(readAt); d > 0 {
+			if d := start.Add(time.Duration(float64(n-1) / fps * float64(time.Second))).Sub(readAt); d > 0 {
 				time.Sleep(d)
 				readAt = cfg.Now()
 			}
@@ -352,7 +372,7 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 		if frame.Type() != gocv.MatTypeCV8UC3 {
 			continue
 		}
-		t := time.Duration(float64(no) / fps * float64(time.Second))
+		t := time.Duration(float64(n-1) / fps * float64(time.Second))
 		if ft, ok := src.(FrameTimer); ok {
 			t = ft.FrameTime()
 		} else if src.Live() {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -46,6 +47,7 @@ type watchOptions struct {
 	Grace     time.Duration
 	Realtime  bool
 	Speculate bool
+	Resume    bool
 
 	// NewPipeline starts the vision and OCR (a fake in tests).
 	NewPipeline func() (pipeline, error)
@@ -72,7 +74,9 @@ optionally prefixed by "NAME:" when several players share the table. With --sess
 come from the manifest (DESIGN.md, without photos) in order instead.
 
 Each ruling is committed to the session database (--db; the frames are kept as PNG files in a
-folder beside it, with an audit manifest) before it is printed.
+folder beside it, with an audit manifest) before it is printed. A --db that already holds a
+watch of the session (watch was killed, say) is refused; --resume continues it: the frames
+recorded are taken again, then the source's.
 
 Exit status: 0 when the source ended and the rulings were written (whatever they say), 2 for
 bad usage or a bad manifest, 1 for anything else. Ctrl-C stops watching with exit status 1 and
@@ -100,6 +104,7 @@ one line: how many rulings were made and kept, and what was left not ruled.`,
 	f.DurationVar(&opts.Still, "still", watch.DefaultDetectorConfig().StillFor, "how long the sheet must lie still before it is taken")
 	f.BoolVar(&opts.Speculate, "speculate", true, "start judging a tear as soon as the sheet stops moving (the ruling is reported once it lay still; --speculate=false waits)")
 	f.BoolVar(&opts.Realtime, "realtime", false, "play a video file at its frame rate, as a camera delivers frames")
+	f.BoolVar(&opts.Resume, "resume", false, "continue the watch of this session that --db already holds (after a crash): its recorded frames are taken again, then the source")
 	f.DurationVar(&opts.Grace, "grace", 2*time.Second, "after the source ends, how long to wait for announcements still to come")
 	refuseRepeats(f) // a second --json (or any single-value flag) is refused, as judge does
 	return cmd
@@ -276,7 +281,29 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 			return err
 		}
 	}
-	if jsonSoFar {
+	framesDir := filepath.Join(framesRoot(dbPath), pl.Name+"-"+start.Format("20060102T150405Z"))
+	// A watch of this session the database already holds (killed, say): a new one would take
+	// the torn sheet for a fresh one. It is continued (--resume) or refused.
+	earlier, err := earlierWatch(framesRoot(dbPath), pl)
+	if err != nil {
+		return err
+	}
+	var resume []watch.Replayed
+	firstFrame := 0
+	switch {
+	case earlier != nil && !opts.Resume:
+		return usageErrorf("watch: %s already holds a watch of this session (%s: %s); a new one would take the torn sheet for a fresh one: add --resume to continue it, or give another --db to start anew with an untorn sheet",
+			dbPath, filepath.Dir(earlier.File), earlierSummary(earlier))
+	case earlier == nil && opts.Resume:
+		return usageErrorf("watch: --resume: %s holds no watch of this session to continue (%s)", dbPath, filepath.Join(framesRoot(dbPath), pl.Name+"-*"))
+	case earlier != nil:
+		if resume, firstFrame, err = replayOf(earlier, pl); err != nil {
+			return err
+		}
+		framesDir = filepath.Dir(earlier.File)
+		logf("resuming the watch recorded in %s (%s): its frames are taken again, then the source's, numbered from %d", framesDir, earlierSummary(earlier), firstFrame)
+	}
+	if jsonSoFar && resume == nil {
 		// Fail before watching if the rulings cannot be written.
 		empty := make([]judge.PlayerRulings, len(pl.Players))
 		for i, p := range pl.Players {
@@ -286,7 +313,6 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 			return err
 		}
 	}
-	framesDir := filepath.Join(framesRoot(dbPath), pl.Name+"-"+start.Format("20060102T150405Z"))
 	db, err := openDB(dbFlag(opts.DB), dbPath)
 	if err != nil {
 		return err
@@ -314,6 +340,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		Analyzer: watch.DefaultAnalyzerConfig(), Detector: watch.DefaultDetectorConfig(), Grace: opts.Grace, Log: errOut, Realtime: opts.Realtime,
 		Speculate: opts.Speculate}
 	cfg.Detector.StillFor = opts.Still
+	cfg.Resume, cfg.FirstFrame = resume, firstFrame
 
 	// What people see: the page, the window.
 	var page *watch.Page
@@ -548,3 +575,71 @@ func safeName(s string) string {
 }
 
 var _ io.Writer = (*os.File)(nil)
+
+// earlierWatch is the manifest of the latest watch of plan pl recorded in the frames folder
+// root (root/NAME-TIME/session.yaml) that took a fresh sheet, or nil.
+func earlierWatch(root string, pl *watchPlan) (*session.Manifest, error) {
+	found, _ := filepath.Glob(filepath.Join(root, pl.Name+"-*", "session.yaml"))
+	slices.Sort(found) // NAME-TIME: the latest last
+	for i := len(found) - 1; i >= 0; i-- {
+		m, err := session.Load(found[i], session.Audit)
+		if err != nil {
+			return nil, fmt.Errorf("watch: an earlier watch of this session cannot be read: %w", err)
+		}
+		if len(m.Players) > 0 {
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+// earlierSummary says what an earlier watch recorded: "Lena's fresh sheet and 2 tear(s)".
+func earlierSummary(m *session.Manifest) string {
+	var parts []string
+	for _, p := range m.Players {
+		parts = append(parts, fmt.Sprintf("%s's fresh sheet and %d tear(s) ruled", p.Name, len(p.Tears)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// replayOf is what the earlier watch m recorded, as frames to take again (watch.Config.Resume),
+// and the first frame number after them. The players and skills must be the plan's, and with
+// --session the tears recorded the first of the plan's.
+func replayOf(m *session.Manifest, pl *watchPlan) ([]watch.Replayed, int, error) {
+	var out []watch.Replayed
+	next := 0
+	frame := func(p int, photo string, t *judge.Tear) error {
+		r := watch.Replayed{Player: p, Tear: t}
+		if photo != "" {
+			var err error
+			if r.PNG, err = os.ReadFile(m.Path(photo)); err != nil {
+				return fmt.Errorf("watch: --resume: %w", err)
+			}
+			if _, err := fmt.Sscanf(filepath.Base(photo), "frame-%d.png", &r.No); err != nil {
+				return fmt.Errorf("watch: --resume: %s: not a frame watch recorded", photo)
+			}
+			next = max(next, r.No+1)
+		}
+		out = append(out, r)
+		return nil
+	}
+	for _, mp := range m.Players {
+		p := slices.IndexFunc(pl.Players, func(w watch.Player) bool { return w.Name == mp.Name })
+		if p < 0 || !slices.Equal(pl.Players[p].Skills, mp.Skills) {
+			return nil, 0, usageErrorf("watch: --resume: %s records %s with skills %s, not a player of this session as given", m.File, mp.Name, strings.Join(mp.Skills, ", "))
+		}
+		if err := frame(p, mp.Sheet, nil); err != nil {
+			return nil, 0, err
+		}
+		for k, t := range mp.Tears {
+			if pl.Scripted && (k >= len(pl.Players[p].Tears) || pl.Players[p].Tears[k] != t.Tear) {
+				return nil, 0, usageErrorf("watch: --resume: %s's tear %d recorded in %s (%s %s) is not the session's", mp.Name, k+1, m.File, t.Kind, t.Skill)
+			}
+			tear := t.Tear
+			if err := frame(p, t.Photo, &tear); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	return out, next, nil
+}

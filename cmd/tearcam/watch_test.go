@@ -29,6 +29,7 @@ import (
 
 	"tearcam/internal/synth"
 	"tearcam/judge"
+	"tearcam/referee/fake"
 	"tearcam/store"
 	"tearcam/watch"
 )
@@ -887,4 +888,78 @@ func TestWatchWarnsUnreadableSkill(t *testing.T) {
 	assert.Equal(t, 1, Main([]string{"watch", "--source", "0", "--player", "Ann", "--skills", "Cooking,Ёжик"}, iostreams), stderr.String())
 	assert.Contains(t, stderr.String(), `note: Ann's skill "Ёжик" has letters outside the Latin alphabet (Ёжик), which tearcam's OCR (Tesseract, English model) cannot read`)
 	assert.NotContains(t, stderr.String(), `"Cooking"`)
+}
+
+// TestWatchRestartedRefusesOrResumes: restarted after a crash with the same --db and
+// --session, watch silently started a new session, took the torn sheet as the fresh one
+// (skills located 0/9) and overwrote --json (a tester). It now refuses in one line (exit 2,
+// --json untouched), saying how to continue; with --resume it takes the recorded frames again
+// (the same rulings, the database's re-used) and goes on with the source.
+func TestWatchRestartedRefusesOrResumes(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(plan, []byte("paper: a4\ntemplate: default\nplayers:\n  - name: Ann\n    skills: [Archery, Cooking]\n    tears:\n"+
+		"      - {kind: use, skill: Archery}\n      - {kind: damage, skill: Cooking}\n      - {kind: use, skill: Cooking}\n"), 0o644))
+	// What the killed watch recorded: the fresh sheet and two tears (the fake Eye's photos).
+	frames := filepath.Join(dir, "w-frames", "plan-20260101T000000Z")
+	require.NoError(t, os.MkdirAll(frames, 0o755))
+	ok := fake.Photo{RemovedAreaMM2: 1000, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true}
+	two := ok
+	two.Pieces = 2
+	for name, b := range map[string][]byte{"frame-000012.png": fake.JSON(fake.Sheet{Sheet: true}),
+		"frame-000080.png": fake.JSON(ok), "frame-000151.png": fake.JSON(two)} {
+		require.NoError(t, os.WriteFile(filepath.Join(frames, name), b, 0o644))
+	}
+	manifest := filepath.Join(frames, "session.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte("paper: \"a4\"\ntemplate: \"default\"\nplayers:\n  - name: \"Ann\"\n    skills: [\"Archery\", \"Cooking\"]\n"+
+		"    sheet: \"frame-000012.png\"\n    tears:\n      - {photo: \"frame-000080.png\", kind: use, skill: \"Archery\"}\n"+
+		"      - {photo: \"frame-000151.png\", kind: damage, skill: \"Cooking\"}\n"), 0o644))
+	video := filepath.Join(dir, "rest.avi")
+	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 48, 64, gocv.MatTypeCV8UC3)
+	defer grey.Close()
+	writeVideo(t, video, 5, func(int) gocv.Mat { return grey }) // no sheet in view
+	db := filepath.Join(dir, "w.db")
+	out := filepath.Join(dir, "out.json")
+	before := []byte(`{"kept": "the rulings so far"}`)
+	require.NoError(t, os.WriteFile(out, before, 0o644))
+	args := []string{"--source", video, "--session", plan, "--db", db, "--json", out}
+	fakePipe := func(o *watchOptions) { o.NewPipeline = newFakePipeline }
+
+	iostreams, stdout, stderr := testIO()
+	code := runWatchCmd(args, iostreams, fakePipe)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout.String())
+	assert.Equal(t, "tearcam: watch: "+db+" already holds a watch of this session ("+frames+": Ann's fresh sheet and 2 tear(s) ruled); "+
+		"a new one would take the torn sheet for a fresh one: add --resume to continue it, or give another --db to start anew with an untorn sheet\n", stderr.String())
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, before, got, "--json untouched")
+
+	iostreams, stdout, stderr = testIO()
+	var res *watch.Result
+	code = runWatchCmd(append(args, "--resume"), iostreams, func(o *watchOptions) {
+		fakePipe(o)
+		o.Result = func(r *watch.Result) { res = r }
+	})
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stderr.String(), "resuming the watch recorded in "+frames+" (Ann's fresh sheet and 2 tear(s) ruled): its frames are taken again, then the source's, numbered from 152")
+	assert.Contains(t, stdout.String(), "Ann tear 1: use Archery (frame:80): faux_pas [no_full_letter]")
+	assert.Contains(t, stdout.String(), "Ann tear 2: damage Cooking (frame:151): faux_pas [no_full_letter, several_pieces]")
+	require.NotNil(t, res)
+	assert.Equal(t, 5, res.Frames)
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Players, 1)
+	assert.Equal(t, "frame:12", doc.Players[0].Sheet.Photo)
+	// The two recorded tears, and the third, never seen, undecided.
+	require.Len(t, doc.Players[0].Tears, 3)
+	assert.Equal(t, []judge.Fault{judge.FaultNoFullLetter}, doc.Players[0].Tears[0].Faults)
+	assert.Equal(t, []judge.Fault{judge.FaultNoFullLetter, judge.FaultSeveralPieces}, doc.Players[0].Tears[1].Faults)
+	assert.Equal(t, judge.Undecided, doc.Players[0].Tears[2].Verdict)
+	assert.Contains(t, doc.Players[0].Tears[2].UndecidedReason, "never seen")
+	// The session continued is the recorded one: its manifest, its frames.
+	dirs, _ := filepath.Glob(filepath.Join(dir, "w-frames", "*"))
+	assert.Equal(t, []string{frames}, dirs)
 }
