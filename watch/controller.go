@@ -103,7 +103,7 @@ func (c *controller) waitingFor() []string {
 			out = append(out, fmt.Sprintf("%s: every tear of the session ruled", ps.Name))
 			continue
 		case len(ps.frames) > 0:
-			out = append(out, fmt.Sprintf("%s: a torn sheet settled (frame %d): announce its tear", ps.Name, ps.frames[len(ps.frames)-1].no))
+			out = append(out, fmt.Sprintf("%s: the sheet settled (frame %d) with no tear announced: announce it", ps.Name, ps.frames[len(ps.frames)-1].no))
 			continue
 		default:
 			out = append(out, fmt.Sprintf("%s: no tear announced", ps.Name))
