@@ -93,12 +93,9 @@ func (c *controller) waitingFor() []string {
 			out = append(out, fmt.Sprintf("%s's untorn sheet, to settle on the table", ps.Name))
 			continue
 		}
-		var t judge.Tear
+		t, ok := c.nextTear(ps)
 		switch {
-		case c.cfg.Scripted && ps.next < len(ps.Tears):
-			t = ps.Tears[ps.next]
-		case !c.cfg.Scripted && len(ps.anns) > 0:
-			t = ps.anns[0]
+		case ok:
 		case c.cfg.Scripted:
 			out = append(out, fmt.Sprintf("%s: every tear of the session ruled", ps.Name))
 			continue
@@ -185,12 +182,7 @@ func (c *controller) onCandidate(s settled) {
 		return
 	}
 	ps := c.players[p]
-	var t judge.Tear
-	if c.cfg.Scripted {
-		t = ps.Tears[ps.next]
-	} else {
-		t = ps.anns[0]
-	}
+	t, _ := c.nextTear(ps) // wantsFrame: there is one
 	sp := &speculation{p: p, t: t, began: c.cfg.Now()}
 	f, err := s.asFrame()
 	if err == nil {
@@ -467,6 +459,18 @@ func (c *controller) playerFor(a Announcement) (int, error) {
 	return found, nil
 }
 
+// nextTear is player ps's next tear to rule: the session's next (Config.Scripted) or the
+// first announced; false when there is none.
+func (c *controller) nextTear(ps *playerState) (judge.Tear, bool) {
+	switch {
+	case c.cfg.Scripted && ps.next < len(ps.Tears):
+		return ps.Tears[ps.next], true
+	case !c.cfg.Scripted && len(ps.anns) > 0:
+		return ps.anns[0], true
+	}
+	return judge.Tear{}, false
+}
+
 // match judges every tear of player p that has both its announcement and its frame.
 func (c *controller) match(p int) {
 	ps := c.players[p]
@@ -474,13 +478,8 @@ func (c *controller) match(p int) {
 		return
 	}
 	for {
-		var t judge.Tear
-		switch {
-		case c.cfg.Scripted && ps.next < len(ps.Tears):
-			t = ps.Tears[ps.next]
-		case !c.cfg.Scripted && len(ps.anns) > 0:
-			t = ps.anns[0]
-		default:
+		t, ok := c.nextTear(ps)
+		if !ok {
 			return
 		}
 		if t.Kind == judge.KindLastDitch {
@@ -638,13 +637,8 @@ func (c *controller) releaseHeld(p int, why string) {
 	if s == nil {
 		return
 	}
-	var t judge.Tear
-	switch {
-	case c.cfg.Scripted && ps.next < len(ps.Tears):
-		t = ps.Tears[ps.next]
-	case !c.cfg.Scripted && len(ps.anns) > 0:
-		t = ps.anns[0]
-	default:
+	t, ok := c.nextTear(ps)
+	if !ok {
 		ps.held = nil
 		s.close()
 		return
@@ -747,10 +741,8 @@ func (c *controller) wantsFrame(ps *playerState) bool {
 	if !ps.fresh || len(ps.frames) > 0 {
 		return false
 	}
-	if c.cfg.Scripted {
-		return ps.next < len(ps.Tears) && ps.Tears[ps.next].Kind != judge.KindLastDitch
-	}
-	return len(ps.anns) > 0 && ps.anns[0].Kind != judge.KindLastDitch
+	t, ok := c.nextTear(ps)
+	return ok && t.Kind != judge.KindLastDitch
 }
 
 // waiting reports whether settled frames are waiting for announcements.
