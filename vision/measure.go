@@ -88,13 +88,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	maybe := partialMasks(before, after, bm, am)
 	// Paper that only removed paper surrounds is not the sheet's (islands.go).
 	if isl := fillIslands(bm, am, w, h); isl != nil {
-		ab := after.Mask.ToBytes()
-		for i, v := range isl {
-			if v != 0 {
-				ab[i] = 0
-			}
-		}
-		after.setMask(ab)
+		after.setMask(andNotMask(after.Mask.ToBytes(), isl))
 	}
 	tr("x.islands")
 
@@ -265,6 +259,11 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		keep[p.label] = i
 		res.AreaMM2 += float64(p.area) / (ppm * ppm)
 	}
+	// Specks of "no paper" that only paper surrounds are paper (islands.go).
+	if sp := fillSpecks(bm, am, nearOuter, lb, keep, areas, n, minPx, w, h); sp != nil && after != before {
+		after.setMask(orMask(after.Mask.ToBytes(), sp))
+	}
+	tr("x.specks")
 	resid := math.Max(before.ResidualMM, after.ResidualMM)
 	joined := edgeStripJoins(strip, bm, conn, ob, lb, keep, w, h, d, float32((resid+SliverStepMM)*ppm), ppm)
 	tr("x.joins")
