@@ -27,7 +27,7 @@ func TestCutAtStrokeEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cc := cutCosts(c.prof, c.mean, 3)
+			cc := cutCosts(c.prof, c.mean, 3, strokeEnd)
 			best := 0
 			for k := range cc {
 				if cc[k] < cc[best] {

@@ -36,8 +36,9 @@ type segCase struct {
 // OCR_SYNTH_SEED; OCR_SEGDIAG_PHOTO=1: photographed and rectified) once, then cuts the
 // located skills into letters under each variant named in OCR_SEGDIAG_VARIANTS
 // (comma-separated; see segVariant) and logs the letter figures per variant and per font
-// family (OCR_SEGDIAG_SIDE=1: and which way the cuts err, see sideTally). A diagnostic for
-// letter cutting, skipped otherwise.
+// family (OCR_SEGDIAG_SIDE=1: and which way the cuts err, see sideTally; OCR_SEGDIAG_BAD=1:
+// the letters more than 1 mm off tallied by cause, =v: each listed, see logBadLetters). A
+// diagnostic for letter cutting, skipped otherwise.
 func TestSegDiag(t *testing.T) {
 	if os.Getenv("OCR_SEGDIAG") == "" {
 		t.Skip("OCR_SEGDIAG not set")
@@ -100,6 +101,9 @@ func TestSegDiag(t *testing.T) {
 					r()
 				}
 			}
+		}
+		if os.Getenv("OCR_SEGDIAG_BAD") != "" && !strings.HasPrefix(vn, "oracle") {
+			logBadLetters(t, cases, os.Getenv("OCR_SEGDIAG_BAD") == "v")
 		}
 		fam := map[string]*[4]float64{}
 		side := map[string]*[4]int{} // OCR_SEGDIAG_SIDE: see sideTally
@@ -380,6 +384,18 @@ func segVariant(t *testing.T, name string) func() {
 			seamWindow = strokeEndWindow
 		}
 		return func() { strokeEnd, seamWindow = o1, o2 }
+	case "tiny":
+		old := tinyLetter
+		tinyLetter = v != "0"
+		return func() { tinyLetter = old }
+	case "cursive":
+		old := cursiveEnd
+		cursiveEnd = v != "0"
+		return func() { cursiveEnd = old }
+	case "cratio":
+		old := cursiveRatio
+		cursiveRatio = f
+		return func() { cursiveRatio = old }
 	case "corem":
 		old := coreMargin
 		coreMargin = f

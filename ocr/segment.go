@@ -494,7 +494,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 	}
 	// Joined letters: cut the column profile by dynamic programming.
 	cuts := f.cutProfile(exp, wordEnds, u0, u1, centres)
-	seams := f.seams(cuts, (u1-u0)/float64(n))
+	seams := f.seams(cuts, (u1-u0)/float64(n), nil)
 	cutOf := func(p int32) int {
 		if seams == nil {
 			return sort.SearchFloat64s(cuts, f.u(p))
@@ -732,7 +732,7 @@ func dpCuts(prof []float64, c0, c1 int, exp []float64, mean, off float64, centre
 		r := (float64(w) - e) / e
 		return widthWeight * r * r
 	}
-	cc := cutCosts(prof, mean, max(1, int(math.Round(rightLook*scale))))
+	cc := cutCosts(prof, mean, max(1, int(math.Round(rightLook*scale))), strokeEnd)
 	for i := 0; i < n; i++ {
 		e := exp[i] * scale
 		lo, hi := max(1, int(0.25*e)), int(math.Ceil(3*e))+1
@@ -809,7 +809,8 @@ var rightBias, rightLook = 2.0, 0.06
 // seed 200, and the rulings' letters left per skill right 435 -> 430 of 492 (/tmp/synth2)
 // and 397 -> 395 of 468 (lead-synth8), verdicts unchanged: where glyphs overlap at a join
 // the stroke is both letters' (TestSegDiag's oraclepart-overlap: 98.5% within 1 mm), and a
-// letter that loses it to its neighbour is counted left when the tear cut it.
+// letter that loses it to its neighbour is counted left when the tear cut it. Only in words
+// written joined-up: cursiveEnd, off for the same reason.
 var strokeEnd = false
 
 // strokeEndWindow is seamWindow with strokeEnd.
@@ -819,12 +820,13 @@ const strokeEndWindow = 0.02
 const thinStroke = 1.0
 
 // cutCosts is the cost of a cut at every column of the profile (mean: a typical column's
-// ink). With strokeEnd a thin stretch is crossed once wherever it is cut: each of its
+// ink). With ends a thin stretch is crossed once wherever it is cut: each of its
 // columns costs its least ink, plus up to one typical column more the further the column
 // lies from the stretch's end; a column that is not thin costs its ink. Otherwise, cutCost.
-func cutCosts(prof []float64, mean float64, look int) []float64 {
+// ends stands for strokeEnd (see cursiveEnd).
+func cutCosts(prof []float64, mean float64, look int, ends bool) []float64 {
 	out := make([]float64, len(prof))
-	if !strokeEnd {
+	if !ends {
 		for k := range prof {
 			out[k] = cutCost(prof, k, mean, look)
 		}
@@ -888,8 +890,9 @@ var seamWindow = 0.25
 
 // seams finds, around each straight cut, the path from the top of the line to the bottom
 // crossing the least ink (moving at most one column per row, within seamWindow of the
-// straight cut): dynamic programming on the ink grid.
-func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
+// straight cut; narrow[i]: within strokeEndWindow of cut i, which lies at the end of a thin
+// stretch): dynamic programming on the ink grid.
+func (f *segFrame) seams(cuts []float64, pitch float64, narrow []bool) *seamSet {
 	if len(cuts) == 0 {
 		return nil
 	}
@@ -925,9 +928,12 @@ func (f *segFrame) seams(cuts []float64, pitch float64) *seamSet {
 			grid[r*W+k] = 1
 		}
 	}
-	win := max(1, int(seamWindow*pitch))
 	out := &seamSet{v0: v0}
-	for _, c := range cuts {
+	for ci, c := range cuts {
+		win := max(1, int(seamWindow*pitch))
+		if ci < len(narrow) && narrow[ci] {
+			win = max(1, int(strokeEndWindow*pitch))
+		}
 		centre := int(math.Round(c)) - ou
 		lo, hi := max(0, centre-win), min(W-1, centre+win)
 		if lo > hi {
