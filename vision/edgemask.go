@@ -187,9 +187,14 @@ func keepSeedless(lab []int8, mb []byte, w, h int) {
 // only, and where a piece's edge is the frame's edge it is the strip image's (the pieces in
 // order), reflected alike.
 func edgeCost(img gocv.Mat, open []span) []uint16 {
+	return edgeCostInto(make([]uint16, img.Cols()*img.Rows()), img, open)
+}
+
+// edgeCostInto is edgeCost writing into out (w x h; the other pixels are left as they are).
+func edgeCostInto(out []uint16, img gocv.Mat, open []span) []uint16 {
 	w, h := img.Cols(), img.Rows()
 	src := u8view(img)
-	if len(src) != 3*w*h {
+	if len(src) != 3*w*h || len(out) != w*h {
 		return nil
 	}
 	refl := func(v, n int) int {
@@ -201,18 +206,25 @@ func edgeCost(img gocv.Mat, open []span) []uint16 {
 		}
 		return v
 	}
-	out := make([]uint16, w*h)
 	rs := rowStarts(open, h)
 	var runs, cols, pieces []span
 	col := make([]int, w) // a frame column's column in the strip image
 	for y0 := 0; y0 < h; y0 += edgeStripRows {
 		y1 := min(y0+edgeStripRows, h)
-		// The columns the strip's costs read: its pixels', and one beside them.
+		// The columns the strip's costs read: its pixels', and one beside them; and its
+		// first and last row with any.
 		cols = cols[:0]
+		ya, yb := -1, -1
 		for y := y0; y < y1; y++ {
 			runs = besideRow(open, rs, y, w, h, runs)
 			for _, s := range runs {
 				cols = append(cols, span{0, max(s.x0-1, 0), min(s.x1+1, int32(w))})
+			}
+			if len(runs) > 0 {
+				if ya < 0 {
+					ya = y
+				}
+				yb = y
 			}
 		}
 		if len(cols) == 0 {
@@ -230,9 +242,9 @@ func edgeCost(img gocv.Mat, open []span) []uint16 {
 			}
 			pieces = append(pieces, span{0, a, b})
 		}
-		// The strip image: rows from 3 above the strip to 3 below (the blur's reach beyond
-		// the Sobel's), the pieces side by side.
-		ry0, ry1 := max(y0-3, 0), min(y1+3, h)
+		// The strip image: rows from 3 above the strip's first row with pixels to 3 below its
+		// last (the blur's reach beyond the Sobel's), the pieces side by side.
+		ry0, ry1 := max(ya-3, 0), min(yb+1+3, h)
 		cw := 0
 		for _, pc := range pieces {
 			cw += int(pc.x1 - pc.x0)
@@ -428,16 +440,7 @@ func keepStronger(mb, nb []byte, cost []uint16, open []span, halo []byte, w, h i
 		slices.Sort(v)
 		return int(v[len(v)/2])
 	}
-	// The photo's noise: the median step over the pixels decided (mostly smooth paper or
-	// table), one pixel in 7 of the frame.
-	var smp []uint16
-	for _, s := range open {
-		o := int(s.y) * int(w)
-		for i := o + int(s.x0) + (7-(o+int(s.x0))%7)%7; i < o+int(s.x1); i += 7 {
-			smp = append(smp, cost[i])
-		}
-	}
-	floor := edgeNoiseK * float64(max(med(smp), 1))
+	floor := stepFloor(cost, open, w)
 	undo := make([]bool, n)
 	for r := range undo {
 		nm, om := med(newS[r]), med(oldS[r])
@@ -449,6 +452,25 @@ func keepStronger(mb, nb []byte, cost []uint16, open []span, halo []byte, w, h i
 			copy(nb[o+int(s.x0):o+int(s.x1)], mb[o+int(s.x0):o+int(s.x1)])
 		}
 	}
+}
+
+// stepFloor is the weakest real step (edgeNoiseK times the photo's noise): the noise is the
+// median step (cost, w px wide) over the pixels decided (open: mostly smooth paper or table),
+// one pixel in 7 of the frame.
+func stepFloor(cost []uint16, open []span, w int) float64 {
+	var smp []uint16
+	for _, s := range open {
+		o := int(s.y) * int(w)
+		for i := o + int(s.x0) + (7-(o+int(s.x0))%7)%7; i < o+int(s.x1); i += 7 {
+			smp = append(smp, cost[i])
+		}
+	}
+	m := 0
+	if len(smp) > 0 {
+		slices.Sort(smp)
+		m = int(smp[len(smp)/2])
+	}
+	return edgeNoiseK * float64(max(m, 1))
 }
 
 // likeSideMM: keepLikeSide compares a change with the paper and the table within this
@@ -669,12 +691,20 @@ func clearFrameEdge[T any](b []T, w, h, e int) {
 }
 
 // edgeRefine re-decides s's mask near its paper/table boundary and the frame's edge by the
-// photo's brightness steps (see above). unknown (frame layout, or nil) is left alone. It
-// returns the mask's new bytes, or nil when nothing changed.
+// photo's brightness steps (see above), then gives the paper the holes no step bounds
+// (fillShadeHoles, shadehole.go). unknown (frame layout, or nil) is left alone. It returns
+// the mask's new bytes, or nil when nothing changed.
 func edgeRefine(fresh, s *SheetImage) []byte {
-	mb := edgeRefineBand(fresh, s)
+	mb, floor := edgeRefineBand(fresh, s)
+	s.stepFloor = floor
 	if edgeRefineSeen != nil {
 		edgeRefineSeen(fresh, s, mb)
+	}
+	if floor == 0 {
+		return mb
+	}
+	if nb := fillShadeHoles(fresh, s, mb, floor); nb != nil {
+		mb = nb
 	}
 	return mb
 }
@@ -683,11 +713,13 @@ func edgeRefine(fresh, s *SheetImage) []byte {
 // (its mask not yet changed) and what edgeRefine returned.
 var edgeRefineSeen func(fresh, s *SheetImage, mb []byte)
 
-// edgeRefineBand is edgeRefine.
-func edgeRefineBand(fresh, s *SheetImage) []byte {
+// edgeRefineBand is edgeRefine but for fillShadeHoles; floor is the photo's weakest real
+// step (stepFloor over the band), 0 when the table is not pale (paleTable) or the
+// refinement could not run.
+func edgeRefineBand(fresh, s *SheetImage) ([]byte, float64) {
 	w, h := s.Mask.Cols(), s.Mask.Rows()
 	if edgeRefineOff || s.Image.Empty() || s.Image.Cols() != w || s.Image.Rows() != h || s.Image.Type() != gocv.MatTypeCV8UC3 {
-		return nil
+		return nil, 0
 	}
 	ppm := s.PxPerMM
 	mv := u8view(s.Mask) // (a copy only for a pale table: the mask's new bytes)
@@ -695,15 +727,16 @@ func edgeRefineBand(fresh, s *SheetImage) []byte {
 		mv = s.Mask.ToBytes()
 	}
 	if !paleTable(u8view(s.Image), mv, s.unknown) {
-		return nil
+		return nil, 0
 	}
 	mb := s.Mask.ToBytes()
 	lab := edgeSeeds(s.Mask, mb, s.unknown, w, h, ppm)
 	open := spansOf(i8bytes(lab), w, h, 0)
 	cost := edgeCost(s.Image, open)
 	if len(cost) != w*h {
-		return nil
+		return nil, 0
 	}
+	floor := stepFloor(cost, open, w)
 	ink := edgeInk(fresh, w, h, ppm)
 	floodLabels(lab, cost, ink, w, h)
 	nb := append([]byte(nil), mb...)
@@ -800,7 +833,7 @@ func edgeRefineBand(fresh, s *SheetImage) []byte {
 		}
 	}
 	if !changed {
-		return nil
+		return nil, floor
 	}
-	return mb
+	return mb, floor
 }

@@ -85,6 +85,9 @@ type SheetImage struct {
 	// tableCut (registered sheets): the area (mm²) cut out of the paper mask as table where
 	// the fresh sheet's writing did not show (inkcut.go); 0 when none.
 	tableCut float64
+	// stepFloor (registered sheets): the weakest real brightness step in the photo when
+	// edgeRefine re-decided its mask on a pale table (stepFloor), else 0 (shadehole.go).
+	stepFloor float64
 }
 
 // Close releases the Mats. It is safe to call more than once.

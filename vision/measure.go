@@ -318,6 +318,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// Outlines and tear lines, and the template in each piece.
 	var same, shown, holes []string
 	var paperLike []string // pieces at the sheet's edge that look like the paper around them
+	var unbounded []string // pieces at the sheet's edge with no tear line seen
 	var missed []byte      // the pieces in shown and holes: paper the after mask may have missed (missed.go)
 	var ink []byte         // inkZone of the fresh sheet, for sameLook and holeLooksLikePaper
 	if len(pieces) > 0 && img != nil {
@@ -357,6 +358,12 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 					missed = addPiece(missed, pm)
 				}
 			}
+		}
+		// A piece at the sheet's edge with no tear line seen inside the sheet, on a pale
+		// table: shade the mask missed along the edge (shadehole.go).
+		if touch[pi] && img != nil && tearLineUnseen(after, pm, bm, ink, box) {
+			c := box.Min.Add(box.Max).Div(2)
+			unbounded = append(unbounded, fmt.Sprintf("%.0f mm² at (%.0f, %.0f) mm", float64(p.area)/(ppm*ppm), float64(c.X)/ppm, float64(c.Y)/ppm))
 		}
 		// A piece that still shows the fresh sheet's writing or ruling is paper the after
 		// mask missed (inkshown.go).
@@ -461,6 +468,10 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if len(holes) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
 			Text: fmt.Sprintf("removed piece (%s) touches no edge of the sheet and this photo shows it like the paper around it, not like the table: it may be paper the paper mask missed (shade)", strings.Join(holes, "; "))})
+	}
+	if len(unbounded) > 0 {
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutRemoved,
+			Text: fmt.Sprintf("removed piece (%s) reaches the sheet's edge, but this photo shows no tear line bounding it inside the sheet, only smooth shading: it may be shaded paper the paper mask missed", strings.Join(unbounded, "; "))})
 	}
 	if len(pieces) >= 2 && len(pieces)-len(paperLike)-len(holes) < 2 && len(paperLike) > 0 {
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
