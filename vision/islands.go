@@ -1,6 +1,10 @@
 package vision
 
-import "gocv.io/x/gocv"
+import (
+	"sort"
+
+	"gocv.io/x/gocv"
+)
 
 // Islands of "paper" inside a removed piece.
 //
@@ -33,56 +37,16 @@ func fillIslands(bm, am []byte, w, h int) []byte {
 // removed paper (bm non-zero, am zero) among its 4-neighbours off it, and keeps clear of
 // the frame's edge (the largest part included).
 func enclosedPaper(bm, am []byte, w, h int) bool {
-	type run struct{ y, x0, x1 int } // am[y*w+x0 : y*w+x1] non-zero, maximal
-	var runs []run
-	var parent []int
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	prev0, prev1 := 0, 0 // the previous row's runs
-	for y := 0; y < h; y++ {
-		row := am[y*w : (y+1)*w]
-		cur0 := len(runs)
-		p := prev0
-		for x := 0; x < w; {
-			for x < w && row[x] == 0 {
-				x++
-			}
-			if x == w {
-				break
-			}
-			x0 := x
-			for x < w && row[x] != 0 {
-				x++
-			}
-			r := len(runs)
-			runs = append(runs, run{y, x0, x})
-			parent = append(parent, r)
-			// Runs above that share a column (4-connected): those ending after x0.
-			for p < prev1 && runs[p].x1 <= x0 {
-				p++
-			}
-			for q := p; q < prev1 && runs[q].x0 < x; q++ {
-				if a, b := find(q), find(r); a != b {
-					parent[max(a, b)] = min(a, b)
-				}
-			}
-		}
-		prev0, prev1 = cur0, len(runs)
-	}
-	open := make([]bool, len(runs))
-	removedAt := func(i int) bool { return bm[i] != 0 } // (am is zero off the runs)
-	for r, rn := range runs {
-		root := find(r)
+	mr := newMaskRuns(am, w, h, false)
+	open := make([]bool, len(mr.runs))
+	for r, rn := range mr.runs {
+		root := mr.find(r)
 		if open[root] {
 			continue
 		}
 		y, x0, x1 := rn.y, rn.x0, rn.x1
-		o := y == 0 || y == h-1 || x0 == 0 || x1 == w || !removedAt(y*w+x0-1) || !removedAt(y*w+x1)
+		// (am is 0 beside a run: its neighbour there must be removed paper, bm non-zero.)
+		o := y == 0 || y == h-1 || x0 == 0 || x1 == w || bm[y*w+x0-1] == 0 || bm[y*w+x1] == 0
 		for _, yy := range [2]int{y - 1, y + 1} {
 			if o {
 				break
@@ -96,12 +60,131 @@ func enclosedPaper(bm, am []byte, w, h int) bool {
 		}
 		open[root] = o
 	}
-	for r := range runs {
-		if find(r) == r && !open[r] {
+	for r := range mr.runs {
+		if mr.find(r) == r && !open[r] {
 			return true
 		}
 	}
 	return false
+}
+
+// maskRuns are the runs of non-zero pixels of a mask along its rows, joined into the mask's
+// 4- or 8-connected parts (union-find): the parts of a mask that is mostly one large part
+// in a fraction of the time OpenCV's labelling of the frame takes.
+type maskRuns struct {
+	runs   []maskRun
+	parent []int
+}
+
+// maskRun is m[y*w+x0 : y*w+x1], non-zero, maximal.
+type maskRun struct{ y, x0, x1 int }
+
+func newMaskRuns(m []byte, w, h int, eight bool) *maskRuns {
+	mr := &maskRuns{}
+	reach := 0 // how far past a run's ends a run of the row above may start or end and touch it
+	if eight {
+		reach = 1
+	}
+	prev0, prev1 := 0, 0 // the previous row's runs
+	for y := 0; y < h; y++ {
+		row := m[y*w : (y+1)*w]
+		cur0 := len(mr.runs)
+		p := prev0
+		for x := 0; x < w; {
+			for x < w && row[x] == 0 {
+				x++
+			}
+			if x == w {
+				break
+			}
+			x0 := x
+			for x < w && row[x] != 0 {
+				x++
+			}
+			r := len(mr.runs)
+			mr.runs = append(mr.runs, maskRun{y, x0, x})
+			mr.parent = append(mr.parent, r)
+			for p < prev1 && mr.runs[p].x1+reach <= x0 {
+				p++
+			}
+			for q := p; q < prev1 && mr.runs[q].x0 < x+reach; q++ {
+				if a, b := mr.find(q), mr.find(r); a != b {
+					mr.parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+		prev0, prev1 = cur0, len(mr.runs)
+	}
+	return mr
+}
+
+// find is run i's part: the lowest run of it joined so far.
+func (mr *maskRuns) find(i int) int {
+	for mr.parent[i] != i {
+		mr.parent[i] = mr.parent[mr.parent[i]]
+		i = mr.parent[i]
+	}
+	return i
+}
+
+// labels numbers the parts as OpenCV's ConnectedComponentsWithParams (CCL_DEFAULT) does,
+// from 1 (0: background), into a w x h label image: 4-connected (Wu's scan), in the order
+// of each part's first pixel in raster order; 8-connected (Bolelli's Spaghetti, on 2x2
+// blocks), in the order of each part's first 2x2 block (rows of blocks, each left to
+// right). It returns the labels and the number of labels, background included.
+func (mr *maskRuns) labels(w, h int, eight bool) ([]int32, int) {
+	type part struct{ root, by, bx int }
+	first := map[int]int{} // root -> index in parts
+	var parts []part
+	for r, rn := range mr.runs {
+		root := mr.find(r)
+		k, ok := first[root]
+		if !ok {
+			k = len(parts)
+			first[root] = k
+			parts = append(parts, part{root, rn.y, rn.x0})
+		}
+		if eight {
+			p := &parts[k]
+			if by, bx := rn.y>>1, rn.x0>>1; by < p.by>>1 || (by == p.by>>1 && bx < p.bx>>1) {
+				p.by, p.bx = rn.y, rn.x0
+			}
+		}
+	}
+	if eight {
+		// Ordered by first block (parts in raster order of first run already, a stable sort).
+		sort.SliceStable(parts, func(i, j int) bool {
+			a, b := parts[i], parts[j]
+			if a.by>>1 != b.by>>1 {
+				return a.by>>1 < b.by>>1
+			}
+			return a.bx>>1 < b.bx>>1
+		})
+	}
+	num := make(map[int]int32, len(parts))
+	for k, p := range parts {
+		num[p.root] = int32(k + 1)
+	}
+	lb := make([]int32, w*h)
+	for r, rn := range mr.runs {
+		l := num[mr.find(r)]
+		row := lb[rn.y*w+rn.x0 : rn.y*w+rn.x1]
+		for x := range row {
+			row[x] = l
+		}
+	}
+	return lb, len(parts) + 1
+}
+
+// parts counts the parts.
+func (mr *maskRuns) parts() int {
+	n := 0
+	for r := range mr.runs {
+		if mr.find(r) == r {
+			n++
+		}
+	}
+	return n
 }
 
 // fillIslandsWhole is fillIslands labelling the whole frame.

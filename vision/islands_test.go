@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
 )
 
 // TestFillIslandsMatchesWhole: fillIslands, which labels the removed paper's bounding box
@@ -60,4 +61,68 @@ func TestFillIslandsMatchesWhole(t *testing.T) {
 	}
 	assert.Greater(t, filledTrials, 10, "trials with an island")
 	assert.Less(t, filledTrials, 290, "trials without one")
+}
+
+// TestMaskRunsCountsParts: the row runs' parts are OpenCV's connected components, 4- and
+// 8-connected (ConnectedComponentsWithParams: labels minus the background), and each run's
+// part is the label OpenCV gives its pixels (the same partition), on random specks, bars
+// and diagonal chains that only 8-connectivity joins; the labels OpenCV gives too.
+func TestMaskRunsCountsParts(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 206; trial++ {
+		// Small frames, and a few of a sheet frame's size (OpenCV labels those in stripes,
+		// one a thread).
+		w, h, blobs := 90, 70, rng.Intn(40)
+		if trial >= 200 {
+			w, h, blobs = 840, 1188, 3000
+		}
+		m := make([]byte, w*h)
+		for k := blobs; k > 0; k-- {
+			x, y := rng.Intn(w), rng.Intn(h)
+			switch rng.Intn(3) {
+			case 0: // a block
+				for yy := y; yy < min(h, y+1+rng.Intn(8)); yy++ {
+					for xx := x; xx < min(w, x+1+rng.Intn(20)); xx++ {
+						m[yy*w+xx] = 255
+					}
+				}
+			case 1: // a diagonal chain
+				for s := 0; s < rng.Intn(12) && x+s < w && y+s < h; s++ {
+					m[(y+s)*w+x+s] = 255
+				}
+			default: // an anti-diagonal chain
+				for s := 0; s < rng.Intn(12) && x-s >= 0 && y+s < h; s++ {
+					m[(y+s)*w+x-s] = 255
+				}
+			}
+		}
+		for _, conn := range []int{4, 8} {
+			mr := newMaskRuns(m, w, h, conn == 8)
+			mm := newMask(w, h, m)
+			labels := gocv.NewMat()
+			n := gocv.ConnectedComponentsWithParams(mm, &labels, conn, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+			lb := int32s(labels)
+			require.Equal(t, n-1, mr.parts(), "trial %d, %d-connected: parts", trial, conn)
+			ml, mn := mr.labels(w, h, conn == 8)
+			require.Equal(t, n, mn, "trial %d, %d-connected: labels", trial, conn)
+			require.Equal(t, lb[:w*h], ml, "trial %d, %d-connected: labels", trial, conn)
+			// The same partition: one label per part, one part per label.
+			partOf, labelOf := map[int32]int{}, map[int]int32{}
+			for r, rn := range mr.runs {
+				root := mr.find(r)
+				for x := rn.x0; x < rn.x1; x++ {
+					l := lb[rn.y*w+x]
+					if p, ok := partOf[l]; ok {
+						require.Equal(t, p, root, "trial %d: label %d in two parts", trial, l)
+					}
+					if q, ok := labelOf[root]; ok {
+						require.Equal(t, q, l, "trial %d: part %d with two labels", trial, root)
+					}
+					partOf[l], labelOf[root] = root, l
+				}
+			}
+			labels.Close()
+			mm.Close()
+		}
+	}
 }

@@ -119,9 +119,17 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// Near the before-sheet's outer edge: not paper before, or the frame's edge, dilated.
 	outer := make([]byte, w*h)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			if bm[y*w+x] == 0 || x == 0 || y == 0 || x == w-1 || y == h-1 {
-				outer[y*w+x] = 255
+		orow, brow := outer[y*w:(y+1)*w], bm[y*w:(y+1)*w]
+		if y == 0 || y == h-1 {
+			for x := range orow {
+				orow[x] = 255
+			}
+			continue
+		}
+		orow[0], orow[w-1] = 255, 255
+		for x, v := range brow {
+			if v == 0 {
+				orow[x] = 255
 			}
 		}
 	}
@@ -271,8 +279,11 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	touch := make([]bool, len(pieces))
 	boxes := make([]image.Rectangle, len(pieces)) // of each piece's pixels near the outer edge
 	spans := make([][2]int, len(pieces))          // first and last+1 pixel index of each piece
-	for i := range removed {
-		if pi := keep[lb[i]]; pi >= 0 && ob[i] != 0 {
+	for i, v := range ob {
+		if v == 0 {
+			continue
+		}
+		if pi := keep[lb[i]]; pi >= 0 {
 			removed[i] = 255
 			if spans[pi][1] == 0 {
 				spans[pi][0] = i
@@ -536,7 +547,12 @@ func paperParts(bm, am, removed, img []byte, w, h int, ppm float64) string {
 	gocv.Resize(src, &half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
 	gocv.Threshold(half, &half, 127, 255, gocv.ThresholdBinary)
 	d := int(math.Round(paperPartsOpenMM*ppm/2)) | 1
-	pp := openedParts(half, d)
+	opened := openedPadded(half, d)
+	defer opened.Close()
+	if newMaskRuns(u8view(opened), opened.Cols(), opened.Rows(), true).parts() <= 1 {
+		return "" // the paper left in one part (the usual case): no labels needed
+	}
+	pp := partsOf(opened)
 	defer pp.Close()
 	labels, stats, cents, n := pp.labels, pp.stats, pp.cents, pp.n
 	if n <= 2 {
@@ -936,8 +952,11 @@ func coveredPieces(foreign, ob []byte, lb []int32, keep []int, np, w int, ppm fl
 	area, fa := make([]int, np), make([]int, np)
 	sx, sy := make([]float64, np), make([]float64, np)
 	for i, v := range ob {
+		if v == 0 {
+			continue
+		}
 		pi := keep[lb[i]]
-		if v == 0 || pi < 0 {
+		if pi < 0 {
 			continue
 		}
 		area[pi]++

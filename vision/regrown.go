@@ -147,12 +147,24 @@ type maskParts struct {
 }
 
 func openedParts(mask gocv.Mat, d int) maskParts {
-	padded := gocv.NewMat()
+	padded := openedPadded(mask, d)
 	defer padded.Close()
+	return partsOf(padded)
+}
+
+// openedPadded is mask padded by d px of 0 and opened by a disk of diameter d; the caller
+// closes it.
+func openedPadded(mask gocv.Mat, d int) gocv.Mat {
+	padded := gocv.NewMat()
 	gocv.CopyMakeBorder(mask, &padded, d, d, d, d, gocv.BorderConstant, colorBlack)
 	morph(&padded, d, 0)
+	return padded
+}
+
+// partsOf labels the 8-connected parts of m, with their statistics; the caller closes them.
+func partsOf(m gocv.Mat) maskParts {
 	p := maskParts{labels: gocv.NewMat(), stats: gocv.NewMat(), cents: gocv.NewMat()}
-	p.n = gocv.ConnectedComponentsWithStats(padded, &p.labels, &p.stats, &p.cents)
+	p.n = gocv.ConnectedComponentsWithStats(m, &p.labels, &p.stats, &p.cents)
 	return p
 }
 
