@@ -637,10 +637,9 @@ func groupInk(fresh, s *SheetImage, whole bool) inkGroups {
 	k = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(e, e))
 	gocv.Dilate(gm, &gm, k)
 	k.Close()
-	labels := gocv.NewMat()
-	defer labels.Close()
-	n := gocv.ConnectedComponentsWithParams(gm, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	lb := append([]int32(nil), int32s(labels)...)
+	// (Labelled as OpenCV's ConnectedComponentsWithParams labels them, 8-connected, from
+	// the row runs: maskRuns.)
+	lb, n := newMaskRuns(u8view(gm), w, h, true).labels(w, h, true)
 	g := inkGroups{cand: cand, label: lb, seen: seen, tot: make([]int, n), miss: make([]int, n), at: make([]pt, n), ppm: ppm}
 	sx, sy := make([]float64, n), make([]float64, n)
 	for i, v := range cand {

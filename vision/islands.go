@@ -74,6 +74,7 @@ func enclosedPaper(bm, am []byte, w, h int) bool {
 type maskRuns struct {
 	runs   []maskRun
 	parent []int
+	rows   []int // rows[y]: the first run of row y (rows[h]: len(runs))
 }
 
 // maskRun is m[y*w+x0 : y*w+x1], non-zero, maximal.
@@ -86,9 +87,11 @@ func newMaskRuns(m []byte, w, h int, eight bool) *maskRuns {
 		reach = 1
 	}
 	prev0, prev1 := 0, 0 // the previous row's runs
+	mr.rows = make([]int, h+1)
 	for y := 0; y < h; y++ {
 		row := m[y*w : (y+1)*w]
 		cur0 := len(mr.runs)
+		mr.rows[y] = cur0
 		p := prev0
 		for x := 0; x < w; {
 			for x < w && row[x] == 0 {
@@ -115,7 +118,18 @@ func newMaskRuns(m []byte, w, h int, eight bool) *maskRuns {
 		}
 		prev0, prev1 = cur0, len(mr.runs)
 	}
+	mr.rows[h] = len(mr.runs)
 	return mr
+}
+
+// runAt is the run holding pixel (x, y), or -1 when the pixel is 0.
+func (mr *maskRuns) runAt(x, y int) int {
+	rs := mr.runs[mr.rows[y]:mr.rows[y+1]]
+	k := sort.Search(len(rs), func(i int) bool { return rs[i].x1 > x })
+	if k < len(rs) && rs[k].x0 <= x {
+		return mr.rows[y] + k
+	}
+	return -1
 }
 
 // find is run i's part: the lowest run of it joined so far.
@@ -134,14 +148,14 @@ func (mr *maskRuns) find(i int) int {
 // right). It returns the labels and the number of labels, background included.
 func (mr *maskRuns) labels(w, h int, eight bool) ([]int32, int) {
 	type part struct{ root, by, bx int }
-	first := map[int]int{} // root -> index in parts
+	first := make([]int32, len(mr.runs)) // root run -> 1 + its index in parts
 	var parts []part
 	for r, rn := range mr.runs {
 		root := mr.find(r)
-		k, ok := first[root]
-		if !ok {
+		k := int(first[root]) - 1
+		if k < 0 {
 			k = len(parts)
-			first[root] = k
+			first[root] = int32(k + 1)
 			parts = append(parts, part{root, rn.y, rn.x0})
 		}
 		if eight {
@@ -161,7 +175,7 @@ func (mr *maskRuns) labels(w, h int, eight bool) ([]int32, int) {
 			return a.bx>>1 < b.bx>>1
 		})
 	}
-	num := make(map[int]int32, len(parts))
+	num := first // root run -> label
 	for k, p := range parts {
 		num[p.root] = int32(k + 1)
 	}

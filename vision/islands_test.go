@@ -121,6 +121,15 @@ func TestMaskRunsCountsParts(t *testing.T) {
 					partOf[l], labelOf[root] = root, l
 				}
 			}
+			for k := 0; k < 50; k++ { // runAt: the run holding a pixel, none on 0
+				x, y := rng.Intn(w), rng.Intn(h)
+				r := mr.runAt(x, y)
+				if m[y*w+x] == 0 {
+					require.Equal(t, -1, r)
+				} else {
+					require.True(t, r >= 0 && mr.runs[r].y == y && mr.runs[r].x0 <= x && x < mr.runs[r].x1, "trial %d: run at (%d, %d)", trial, x, y)
+				}
+			}
 			labels.Close()
 			mm.Close()
 		}

@@ -187,10 +187,9 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	// Pieces are the connected parts of the raw difference (an opening can cut a piece's
 	// narrow neck in two); each keeps only its pixels that survived the opening, and counts
 	// when those reach MinPieceMM2.
-	labels := gocv.NewMat()
-	defer labels.Close()
-	n := gocv.ConnectedComponentsWithParams(rawM, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	lb := int32s(labels)
+	// (Labelled as OpenCV's ConnectedComponentsWithParams labels them, 8-connected, from
+	// the row runs: maskRuns.)
+	lb, n := newMaskRuns(u8view(rawM), w, h, true).labels(w, h, true)
 	areas := make([]int, n)
 	for i, v := range ob {
 		if v != 0 {

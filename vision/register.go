@@ -925,31 +925,28 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	tr("m.valid")
 	morph(&m, 5, 9) // specks and thin strokes opened (ink outlines matching a dark table), ink closed
 	tr("m.morph")
-	// Keep blobs that carry inliers.
-	labels := gocv.NewMat()
-	defer labels.Close()
-	n := gocv.ConnectedComponentsWithParams(m, &labels, 8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
-	votes := make([]int, n)
+	// Keep blobs (8-connected) that carry inliers: found as row runs (maskRuns), votes per
+	// blob's first run.
+	mr := newMaskRuns(u8view(m), fw, fhh, true)
+	votes := make([]int, len(mr.runs))
+	total := 0
 	for _, p := range inl {
 		q := mmToPx(p, ppm)
 		x, y := int(math.Round(q.X))+off, int(math.Round(q.Y))+off
 		if x >= 0 && y >= 0 && x < fw && y < fhh {
-			votes[int32s(labels)[y*fw+x]]++
+			if r := mr.runAt(x, y); r >= 0 {
+				votes[mr.find(r)]++
+				total++
+			}
 		}
 	}
-	keep := make([]bool, n)
-	total := 0
-	for i := 1; i < n; i++ {
-		total += votes[i]
-	}
-	for i := 1; i < n; i++ {
-		keep[i] = votes[i] > 0 && votes[i]*10 >= total
-	}
-	lb := int32s(labels)
 	mb := make([]byte, fw*fhh)
-	for i := range mb {
-		if keep[lb[i]] {
-			mb[i] = 255
+	for r, rn := range mr.runs {
+		if v := votes[mr.find(r)]; v > 0 && v*10 >= total {
+			row := mb[rn.y*fw+rn.x0 : rn.y*fw+rn.x1]
+			for x := range row {
+				row[x] = 255
+			}
 		}
 	}
 	tr("m.cc")
