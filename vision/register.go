@@ -817,11 +817,19 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	if useLocalModels && nf > 250 && nb > 250 {
 		fgH.smoothL(1)
 		bgH.smoothL(1)
-		for i := range prob {
-			bin := int(wb[3*i]>>3)<<10 | int(wb[3*i+1]>>3)<<5 | int(wb[3*i+2]>>3)
+		// Per colour bin once (-1: keep the photo's models), then per pixel a look-up.
+		var lut [histN]int16
+		for bin := range lut {
+			lut[bin] = -1
 			f, b := float64(fgH.p[bin]), float64(bgH.p[bin])
 			if f+b > 1e-6 { // a colour this frame has seen: trust the local models
-				prob[i] = byte(math.Round(255 * f / (f + b)))
+				lut[bin] = int16(math.Round(255 * f / (f + b)))
+			}
+		}
+		for i := range prob {
+			bin := int(wb[3*i]>>3)<<10 | int(wb[3*i+1]>>3)<<5 | int(wb[3*i+2]>>3)
+			if v := lut[bin]; v >= 0 {
+				prob[i] = byte(v)
 			}
 		}
 	}
