@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,12 +31,15 @@ func TestMeasureEdgeBand(t *testing.T) {
 		pieces int
 		area   float64
 		about  judge.Quantity // expected structured doubt ("" none)
+		// ignored is the missing paper (mm²) the ruling's note says was ignored, 0 for no note:
+		// the rule on what is not counted is stated only where something was not counted.
+		ignored float64
 	}{
-		{"curl and fringe", [][]pt{curl, fringe, bottom}, 0, 0, ""},
-		{"band in doubt", [][]pt{doubt}, 0, 0, judge.AboutRemoved},
-		{"corner tear and fringe", [][]pt{corner, fringe, curl}, 1, polyArea(corner), ""},
-		{"corner tear and band in doubt", [][]pt{corner, doubt}, 1, polyArea(corner), judge.AboutPieces},
-		{"strip across", [][]pt{strip}, 1, polyArea(strip), ""},
+		{"curl and fringe", [][]pt{curl, fringe, bottom}, 0, 0, "", polyArea(curl) + polyArea(fringe) + polyArea(bottom)},
+		{"band in doubt", [][]pt{doubt}, 0, 0, judge.AboutRemoved, 0},
+		{"corner tear and fringe", [][]pt{corner, fringe, curl}, 1, polyArea(corner), "", polyArea(fringe) + polyArea(curl)},
+		{"corner tear and band in doubt", [][]pt{corner, doubt}, 1, polyArea(corner), judge.AboutPieces, 0},
+		{"strip across", [][]pt{strip}, 1, polyArea(strip), "", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,6 +62,23 @@ func TestMeasureEdgeBand(t *testing.T) {
 			} else {
 				assert.Equal(t, []judge.Quantity{tc.about}, got, "doubts")
 			}
+			var notes []string
+			for _, n := range r.Measurement.Notes {
+				if strings.Contains(n, "not counted") {
+					notes = append(notes, n)
+				}
+			}
+			if tc.ignored == 0 {
+				assert.Empty(t, notes)
+				return
+			}
+			require.Len(t, notes, 1, "%v", r.Measurement.Notes)
+			var mm2 float64
+			_, err = fmt.Sscanf(notes[0], "%g mm² of missing paper", &mm2)
+			require.NoError(t, err, notes[0])
+			// The pixels the piece's area allows for (above) may be counted here instead.
+			assert.InDelta(t, tc.ignored, mm2, 0.05*tc.ignored+2+0.05*tc.area, notes[0])
+			assert.Contains(t, notes[0], "pieces below 25 mm²")
 		})
 	}
 }

@@ -460,7 +460,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 			Text: fmt.Sprintf("missing paper along the sheet's edge (%s): torn off, or the sheet curling or misaligned there", b)})
 	}
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
-		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration)", a))
+		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration): pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are not counted", a, MinPieceMM2, EdgeBandMM, SliverMM))
 	}
 	tr("x.misc")
 	if parts := paperParts(bm, am, removed, img, w, h, ppm); parts != "" {
@@ -503,7 +503,6 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if before.greyImage() || after.greyImage() {
 		m.Doubts = append(m.Doubts, "a photo is greyscale: paper was told from the table by brightness alone (shaded paper and a pale table grain look alike)")
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are ignored", MinPieceMM2, EdgeBandMM, SliverMM))
 	if missed != nil && after != before {
 		markMissed(before, after, missed, bm, am, removed, ai, w, h, layouts, resid, m.Letters)
 	}
