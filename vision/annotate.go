@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -24,6 +26,7 @@ var (
 	colTplPiece = colorRGBA(0, 170, 0)     // green, dashed: template in the removed piece
 	colTplPaper = colorRGBA(120, 40, 220)  // violet, dashed: template on the remaining paper
 	colText     = colorRGBA(255, 255, 255) // white text on a dark band
+	colPlace    = colorRGBA(0, 255, 255)   // cyan rings: places the text names, numbered
 )
 
 func letterColor(s judge.LetterState) color.RGBA {
@@ -47,8 +50,10 @@ func letterColor(s judge.LetterState) color.RGBA {
 // piece (green) and on the remaining paper (violet), both dashed so that neither is taken
 // for a letter's outline, each letter outlined in the colour of its
 // state (blue on sheet, green removed, red cut, orange ambiguous, grey gone, magenta
-// unknown), and the verdict and extra lines in a band on top. It returns a new BGR Mat the
-// caller closes.
+// unknown), and the verdict and extra lines in a band on top. Every sheet-frame place the
+// lines name ("at (128, 208) mm", as undecided reasons do) is ringed in cyan on the image and
+// numbered, the number written after it in the band, so that a GM finds what the reason is
+// about. It returns a new BGR Mat the caller closes.
 func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, verdict string, lines []string) (gocv.Mat, error) {
 	if after == nil || after.Image.Ptr() == nil || after.Image.Empty() || r == nil {
 		return gocv.Mat{}, fmt.Errorf("%w: nothing to annotate", ErrBadInput)
@@ -126,9 +131,51 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 			poly([][]judge.Point{le.Outline}, true, letterColor(st), max(1, th/2))
 		}
 	}
+	lines, places := markPlaces(lines)
+	for i, at := range places {
+		c := mmToPx(at, ppm).img()
+		r := int(math.Round(6 * ppm))
+		gocv.Circle(&img, c, r, colPlace, th)
+		gocv.Line(&img, c.Add(image.Pt(-r/3, 0)), c.Add(image.Pt(r/3, 0)), colPlace, max(1, th/2))
+		gocv.Line(&img, c.Add(image.Pt(0, -r/3)), c.Add(image.Pt(0, r/3)), colPlace, max(1, th/2))
+		label, scale := strconv.Itoa(i+1), max(0.5, ppm/4)
+		o := c.Add(image.Pt(r+th, r/2))
+		gocv.PutTextWithParams(&img, label, o, gocv.FontHersheySimplex, scale, colorRGBA(0, 0, 0), 3*max(1, th/2)+2, gocv.LineAA, false)
+		gocv.PutTextWithParams(&img, label, o, gocv.FontHersheySimplex, scale, colPlace, max(1, th/2), gocv.LineAA, false)
+	}
 	out := withBand(img, verdict, lines)
 	img.Close()
 	return out, nil
+}
+
+// mmPlace is a sheet-frame place as rulings and notes write it: "(128, 208) mm".
+var mmPlace = regexp.MustCompile(`\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\) mm`)
+
+// markPlaces numbers the sheet-frame places named in lines (mmPlace), from 1 in the order
+// they first appear, and returns the lines with each place followed by its number
+// ("(128, 208) mm [1]") and the places in mm. A place named twice keeps its first number.
+func markPlaces(lines []string) ([]string, []pt) {
+	var places []pt
+	index := map[string]int{}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = mmPlace.ReplaceAllStringFunc(l, func(m string) string {
+			k, ok := index[m]
+			if !ok {
+				g := mmPlace.FindStringSubmatch(m)
+				x, errX := strconv.ParseFloat(g[1], 64)
+				y, errY := strconv.ParseFloat(g[2], 64)
+				if errX != nil || errY != nil {
+					return m
+				}
+				places = append(places, pt{x, y})
+				k = len(places)
+				index[m] = k
+			}
+			return fmt.Sprintf("%s [%d]", m, k)
+		})
+	}
+	return out, places
 }
 
 // AnnotatePhoto is the annotated image of a tear whose measurement was refused (something

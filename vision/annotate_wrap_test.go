@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tearcam/judge"
+	"tearcam/template"
 )
 
 // TestWrapText: long verdict lines are wrapped at spaces so that every line fits the
@@ -125,4 +127,55 @@ func TestBandSmallSheet(t *testing.T) {
 	require.GreaterOrEqual(t, top, 2, "the verdict is drawn in the band")
 	// Scale 0.55 at least: the verdict (1.0 x scale) is about 21 x 0.55 = 12 px tall.
 	assert.GreaterOrEqual(t, gocv.GetTextSize("undecided", gocv.FontHersheySimplex, 0.55, 2).Y, 11)
+}
+
+// TestMarkPlaces: the sheet-frame places a reason names are numbered in the order they first
+// appear, a place named twice keeps its number, and text without places is unchanged.
+func TestMarkPlaces(t *testing.T) {
+	lines, places := markPlaces([]string{
+		"undecided: something covers the sheet at (128, 208) mm (1054 mm² ...); 18 mm² at (75.5, 272) mm",
+		"again at (128, 208) mm, and (-3, 4) mm off the sheet",
+		"letters left: Cooking 7",
+	})
+	assert.Equal(t, []string{
+		"undecided: something covers the sheet at (128, 208) mm [1] (1054 mm² ...); 18 mm² at (75.5, 272) mm [2]",
+		"again at (128, 208) mm [1], and (-3, 4) mm [3] off the sheet",
+		"letters left: Cooking 7",
+	}, lines)
+	assert.Equal(t, []pt{{128, 208}, {75.5, 272}, {-3, 4}}, places)
+}
+
+// TestAnnotateMarksPlaces: a place the reason names is ringed in cyan on the annotated image,
+// centred where the sheet frame puts it, and nothing is ringed when no place is named.
+func TestAnnotateMarksPlaces(t *testing.T) {
+	_, before, after := topTorn()
+	defer before.Close()
+	defer after.Close()
+	photographAfter(before, after)
+	r, err := Measure(before, after, nil, template.Default())
+	require.NoError(t, err)
+	defer r.Close()
+	cyanAround := func(img gocv.Mat, band int, at pt) int {
+		ppm := after.PxPerMM
+		n := 0
+		for a := 0.0; a < 2*math.Pi; a += math.Pi / 36 { // on the 6 mm ring
+			c := mmToPx(pt{at.X + 6*math.Cos(a), at.Y + 6*math.Sin(a)}, ppm).img()
+			if c.X < 0 || c.Y < 0 || c.X >= img.Cols() || c.Y+band >= img.Rows() {
+				continue
+			}
+			if v := img.GetVecbAt(c.Y+band, c.X); v[0] > 200 && v[1] > 200 && v[2] < 60 {
+				n++
+			}
+		}
+		return n
+	}
+	at := pt{100, 150}
+	marked, err := Annotate(after, r, nil, "undecided", []string{"undecided: something at (100, 150) mm"})
+	require.NoError(t, err)
+	defer marked.Close()
+	plain, err := Annotate(after, r, nil, "undecided", []string{"undecided: something somewhere"})
+	require.NoError(t, err)
+	defer plain.Close()
+	assert.Greater(t, cyanAround(marked, marked.Rows()-after.Image.Rows(), at), 60, "of 72 points on the ring")
+	assert.Zero(t, cyanAround(plain, plain.Rows()-after.Image.Rows(), at))
 }
