@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,6 +44,7 @@ func TestFreshCornersDiag(t *testing.T) {
 		rel     float64 // err / diagonal
 		why     string
 		step    float64 // the smallest colour step across a found side (minSideStep)
+		aspect  string  // the width:height range rectAspect gives, and the paper's
 		elapsed time.Duration
 	}
 	var rows []row
@@ -78,6 +80,9 @@ func TestFreshCornersDiag(t *testing.T) {
 						q[i] = ptOf(c)
 					}
 					r.step = minSideStep(u8view(img), img.Cols(), img.Rows(), q)
+					lo, hi := rectAspect(q, pt{float64(img.Cols()) / 2, float64(img.Rows()) / 2})
+					p := truthPaper(tr)
+					r.aspect = fmt.Sprintf("aspect %.3f-%.3f (%s %.3f)", lo, hi, p.Name, p.WidthMM/p.HeightMM)
 					s.Close()
 				}
 				img.Close()
@@ -91,7 +96,7 @@ func TestFreshCornersDiag(t *testing.T) {
 		if r.rel >= 0.01 {
 			bad++
 		}
-		t.Logf("%-50s corner error %7.1f px (%.2f%% of diagonal), side step %3.0f, %4d ms %s", r.name, r.err, 100*r.rel, r.step, r.elapsed.Milliseconds(), r.why)
+		t.Logf("%-50s corner error %7.1f px (%.2f%% of diagonal), side step %3.0f, %s, %4d ms %s", r.name, r.err, 100*r.rel, r.step, r.aspect, r.elapsed.Milliseconds(), r.why)
 	}
 	t.Logf("%d fresh photos, %d with a corner 1%% of the diagonal or more off (or not found)", len(rows), bad)
 }
