@@ -62,6 +62,11 @@ import (
 // names a skill must remove a full letter of it; one that names none must remove a full
 // letter of any skill (seed: "at least one full letter from a skill").
 func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
+	return c.rule(index, t, m, nil)
+}
+
+// rule is Rule, with the state following the GM's ruling gm when it is not nil (RuleGM).
+func (c *Character) rule(index int, t Tear, m Measurement, gm *GMRuling) TearRuling {
 	c.ruled++
 	if index <= 0 {
 		index = c.ruled
@@ -71,6 +76,9 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 		r.Verdict = Undecided
 		r.UndecidedReason = fmt.Sprintf("%s is already out (%s, tear %d): no further tears are ruled", c.name, c.out, c.outAt)
 		r.LettersAsBefore = true
+		if gm != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("the GM ruled %s, which changes nothing: %s is already out", gm.Label(), c.name))
+		}
 		c.finish(&r)
 		return r
 	}
@@ -90,6 +98,11 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	if err := c.Validate(t); err != nil {
 		r.Verdict = Undecided
 		r.UndecidedReason = "tear not allowed: " + err.Error()
+		if gm != nil {
+			c.applyGM(index, t, m, c.decide(t, m), gm, &r, !c.paper)
+			c.finish(&r)
+			return r
+		}
 		r.LettersAsBefore = true
 		if m.Refused != "" || m.Pieces > 0 {
 			// Paper was torn off (or may have been) and its letters are not ruled.
@@ -121,6 +134,23 @@ func (c *Character) Rule(index int, t Tear, m Measurement) TearRuling {
 	r.FullLettersRemoved = d.removed
 	r.Notes = append(r.Notes, d.notes...)
 	r.Notes = append(r.Notes, m.Notes...)
+	if gm != nil {
+		if len(d.undecided) > 0 {
+			r.Verdict = Undecided
+			r.UndecidedReason = strings.Join(d.undecided, "; ")
+			// Carried only when nothing was measured reliably and the GM counted nothing.
+			r.LettersAsBefore = (m.Refused != "" || d.lettersDoubted) && len(gm.Remaining) == 0
+		} else {
+			r.Faults = d.faults
+			r.Verdict = Valid
+			if len(d.faults) > 0 {
+				r.Verdict = FauxPas
+			}
+		}
+		c.applyGM(index, t, m, d, gm, &r, tooLittle)
+		c.finish(&r)
+		return r
+	}
 	if len(d.undecided) > 0 {
 		r.Verdict = Undecided
 		c.undecidedAt = index

@@ -22,6 +22,7 @@ type TearInput struct {
 	SHA256      string
 	Tear        Tear
 	Measurement Measurement
+	GM          *GMRuling // the GM's ruling on the tear, if any (RuleGM)
 }
 
 // RulePlayer rules every tear of one player in order, carrying the character's state from
@@ -36,7 +37,7 @@ func RulePlayer(in PlayerInput) PlayerRulings {
 	c := NewCharacter(in.Name, skills, in.Layouts)
 	p := PlayerRulings{Name: in.Name, Sheet: in.Sheet, Tears: []TearRuling{}}
 	for i, ti := range in.Tears {
-		r := c.Rule(i+1, ti.Tear, ti.Measurement)
+		r := c.RuleGM(i+1, ti.Tear, ti.Measurement, ti.GM)
 		r.Photo, r.SHA256 = ti.Photo, ti.SHA256
 		p.Tears = append(p.Tears, r)
 	}

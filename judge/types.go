@@ -287,6 +287,10 @@ type TearRuling struct {
 	// undecided tear measured otherwise has its letters applied as measured (a letter torn
 	// off is gone whatever the verdict).
 	LettersAsBefore bool `json:"letters_as_before,omitempty"`
+	// GMRuling, when the manifest gives one, is the GM's decision on this tear: Verdict,
+	// Faults and UndecidedReason stay tearcam's own, and the state above (Skills,
+	// PaperFitsTemplate, OwedTears, Out, OutReason) follows the GM's ruling (RuleGM).
+	GMRuling *GMRuling `json:"gm_ruling,omitempty"`
 }
 
 // SkillState is one skill's full letters left on the sheet after a tear.

@@ -375,7 +375,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 						"the paper removed by that tear cannot be told apart from this one's", skipped[0])})
 			}
 		}
-		ruling := c.Rule(index, t.Tear, meas)
+		ruling := c.RuleGM(index, t.Tear, meas, t.GM)
 		ruling.Photo, ruling.SHA256 = t.Photo, sha
 		if sha != "" {
 			// The same file twice: a photo taken once and named again, not a new picture of
@@ -785,6 +785,9 @@ func AnnotationLines(r judge.TearRuling) []string {
 	}
 	if r.UndecidedReason != "" {
 		lines = append(lines, "undecided: "+r.UndecidedReason)
+	}
+	if r.GMRuling != nil {
+		lines = append(lines, judge.GMLine(r))
 	}
 	if len(r.Skills) > 0 {
 		lines = append(lines, judge.LettersLeftLabel(r)+": "+judge.LettersLeft(r.Skills))

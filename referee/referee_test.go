@@ -457,3 +457,80 @@ func TestSamePhotoTwice(t *testing.T) {
 	}
 	assert.Contains(t, bo.Tears[0].Notes, "bo-0.jpg is the same file as the untorn sheet's photo bo-0.jpg (SHA-256 "+bo.Tears[0].SHA256[:12]+"…): the same picture, not a new one of the sheet")
 }
+
+// TestGMRulingReRulesReusedMeasurement: a GM ruling added to (or changed in) the manifest
+// re-uses every measurement and re-rules the state; the JSON is byte-identical to a fresh
+// audit's, and the database keeps the GM's ruling with the ruling.
+func TestGMRulingReRulesReusedMeasurement(t *testing.T) {
+	bo1 := "      - {photo: bo-1.jpg, kind: use, skill: Cooking}\n"
+	bo3 := "      - {photo: bo-3.jpg, kind: use, skill: Cooking}\n"
+	require.Contains(t, twoPlayers, bo1)
+	require.Contains(t, twoPlayers, bo3)
+	withGM := func(gm1, gm3 string) string {
+		s := twoPlayers
+		if gm1 != "" {
+			s = strings.Replace(s, bo1, "      - {photo: bo-1.jpg, kind: use, skill: Cooking, gm: "+gm1+"}\n", 1)
+		}
+		if gm3 != "" {
+			s = strings.Replace(s, bo3, "      - {photo: bo-3.jpg, kind: use, skill: Cooking, gm: "+gm3+"}\n", 1)
+		}
+		return s
+	}
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	r0, _ := newReferee(db)
+	res0, err := r0.Audit(ctx, m)
+	require.NoError(t, err)
+	bo := res0.Rulings.Players[1]
+	// Bo's first photo is not an image: undecided, and no tear owed while it waits; his
+	// third tear takes Cooking's last letters but is undecided: he stays in.
+	require.Equal(t, judge.Undecided, bo.Tears[0].Verdict)
+	assert.Nil(t, bo.Tears[0].GMRuling)
+	assert.Equal(t, 0, bo.Tears[2].OwedTears)
+	assert.False(t, bo.Tears[2].Out)
+
+	for _, tc := range []struct {
+		gm1, gm3 string
+		owed     int             // after Bo's tears 1 and 3 (no penalty tear follows)
+		out      judge.OutReason // after tear 3
+	}{
+		{"{verdict: faux_pas, faults: [no_full_letter], note: hand slipped}", "", 1, judge.OutNone},
+		{"{verdict: valid}", "", 0, judge.OutNone},
+		// The GM rules the last tear valid: Cooking has no letter left as measured, Bo is out.
+		{"{verdict: valid}", "{verdict: valid}", 0, judge.OutNoSkillsLeft},
+	} {
+		t.Run(tc.gm1+tc.gm3, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(m.File, []byte(withGM(tc.gm1, tc.gm3)), 0o644))
+			gm, err := session.Load(m.File, session.Audit)
+			require.NoError(t, err)
+			r, eye := newReferee(db)
+			res, err := r.Audit(ctx, gm)
+			require.NoError(t, err)
+			assert.Equal(t, 7, res.Reused, "every measurement re-used")
+			assert.Equal(t, 0, eye.MeasureCalls+eye.RegisterCalls+eye.FreshCalls)
+			bo := res.Rulings.Players[1]
+			assert.Equal(t, judge.Undecided, bo.Tears[0].Verdict, "tearcam's own verdict is kept")
+			require.NotNil(t, bo.Tears[0].GMRuling)
+			assert.Equal(t, gm.Players[1].Tears[0].GM.Verdict, bo.Tears[0].GMRuling.Verdict)
+			assert.Equal(t, tc.owed, bo.Tears[0].OwedTears)
+			assert.Equal(t, tc.owed, bo.Tears[2].OwedTears, "carried to later tears")
+			assert.Equal(t, judge.Undecided, bo.Tears[2].Verdict)
+			assert.Equal(t, tc.out, bo.Tears[2].OutReason)
+			assert.Equal(t, tc.out != judge.OutNone, bo.Out)
+
+			fresh, _ := newReferee(nil)
+			want, err := fresh.Audit(ctx, gm)
+			require.NoError(t, err)
+			assert.Equal(t, string(jsonOf(t, want.Rulings)), string(jsonOf(t, res.Rulings)), "byte-identical to a fresh audit")
+
+			sp, err := db.FindPlayer(ctx, "session.yaml", "Bo")
+			require.NoError(t, err)
+			stored, err := db.Rulings(ctx, sp.ID)
+			require.NoError(t, err)
+			require.NotNil(t, stored[0].Ruling.GMRuling, "the store keeps the GM's ruling")
+			assert.Equal(t, *bo.Tears[0].GMRuling, *stored[0].Ruling.GMRuling)
+			assert.Equal(t, tc.owed, stored[0].Ruling.OwedTears)
+		})
+	}
+}

@@ -28,6 +28,8 @@ th, td { overflow-wrap: normal; } th { white-space: nowrap; } td { overflow-wrap
 .valid .badge, .badge.valid { background: var(--valid); }
 .faux_pas .badge, .badge.faux_pas { background: var(--faux); }
 .undecided .badge, .badge.undecided { background: var(--undecided); }
+.badge.gm, .tear .badge.gm { background: #2b5d8a; }
+.gm { border-left: 3px solid #2b5d8a; padding-left: 6px; }
 .out { color: #cf222e; font-weight: 600; }
 .tear { border: 1px solid var(--line); border-left: 6px solid var(--undecided); border-radius: 6px; padding: 10px; margin: 12px 0; }
 .tear.valid { border-left-color: var(--valid); } .tear.faux_pas { border-left-color: var(--faux); }
@@ -58,9 +60,9 @@ details { font-size: .88rem; color: #57606a; }
 </header>
 
 <div class="scroll"><table class="summary">
-<thead><tr><th>player</th><th>tears</th><th>valid</th><th>faux pas</th><th>undecided</th><th>last ditch</th><th>status</th></tr></thead>
+<thead><tr><th>player</th><th>tears</th><th>valid</th><th>faux pas</th><th>undecided</th><th>GM ruled</th><th>last ditch</th><th>status</th></tr></thead>
 <tbody>
-{{range $i, $s := .Summary}}<tr><td class="player" data-label="player"><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td data-label="tears">{{$s.Tears}}</td><td data-label="valid">{{$s.Valid}}</td><td data-label="faux pas">{{$s.FauxPas}}</td><td data-label="undecided">{{$s.Undecided}}</td><td data-label="last ditch">{{if $s.LastDitch}}{{$s.LastDitch}}{{else}}none{{end}}</td>
+{{range $i, $s := .Summary}}<tr><td class="player" data-label="player"><a href="#p{{inc $i}}">{{$s.Name}}</a></td><td data-label="tears">{{$s.Tears}}</td><td data-label="valid">{{$s.Valid}}</td><td data-label="faux pas">{{$s.FauxPas}}</td><td data-label="undecided">{{$s.Undecided}}</td><td data-label="GM ruled">{{$s.GMRuled}}{{if $s.Overruled}} ({{$s.Overruled}} overruled){{end}}</td><td data-label="last ditch">{{if $s.LastDitch}}{{$s.LastDitch}}{{else}}none{{end}}</td>
 <td data-label="status">{{if $s.Out}}<span class="out">out{{if $s.OutReason}} ({{words $s.OutReason}}){{end}}</span>{{else}}in play{{end}}</td></tr>
 {{end}}</tbody></table></div>
 
@@ -80,10 +82,11 @@ details { font-size: .88rem; color: #57606a; }
 
 {{range .Tears}}
 <article class="tear {{.Class}}">
-<h3>Tear {{.Index}} · {{words (print .Kind)}}{{if .Skill}} · {{.Skill}}{{end}} <span class="badge">{{words (print .Verdict)}}</span></h3>
+<h3>Tear {{.Index}} · {{words (print .Kind)}}{{if .Skill}} · {{.Skill}}{{end}} <span class="badge">{{words (print .Verdict)}}</span>{{with .GMRuling}} <span class="badge gm">GM: {{words (print .Verdict)}}</span>{{end}}</h3>
 {{if .Photo}}<div class="meta">photo <code>{{.Photo}}</code>{{if .SHA256}} <span class="sha" title="SHA-256 {{.SHA256}}">SHA-256 {{short .SHA256}}</span>{{end}}</div>{{end}}
 {{if .Faults}}<p>Faults: <strong>{{.Faults}}</strong></p>{{end}}
 {{if .UndecidedReason}}<p class="reason">Undecided: {{.UndecidedReason}}</p>{{end}}
+{{if .GM}}<p class="gm"><strong>{{.GM}}</strong>. Letters left, tears owed, paper and out below follow the GM's ruling.</p>{{end}}
 {{if eq (print .Kind) "last_ditch"}}<p>Last ditch effort: the ball {{if .Hit}}{{if deref .Hit}}hit{{else}}missed{{end}}{{end}} the GM.</p>
 {{else if .Refused}}<p>Removed area, pieces, edge to edge, template fit: <strong>not measured</strong> (the measurement was refused).</p>
 {{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>

@@ -157,7 +157,7 @@ func TestSummaryFitsAPhone(t *testing.T) {
 		return [td.textContent.trim(), b.left, b.right];
 	})`))
 	require.NoError(t, err)
-	require.Len(t, cells, 14, "two players, seven cells each")
+	require.Len(t, cells, 16, "two players, eight cells each")
 	var texts []string
 	for _, c := range cells {
 		texts = append(texts, c[0].(string))

@@ -56,6 +56,9 @@ type pageView struct {
 type summaryRow struct {
 	Name                                     string
 	Tears, Valid, FauxPas, Undecided, Reused int // tears: a last ditch effort is none
+	// GMRuled counts the tears the GM ruled (undecided ones resolved, decided ones confirmed
+	// or overruled), Overruled those where the GM's ruling differs from tearcam's.
+	GMRuled, Overruled int
 	// LastDitch is the last ditch effort's outcome ("hit", "missed"), "" when none was made;
 	// it is counted here, not as a valid tear.
 	LastDitch string
@@ -79,6 +82,8 @@ type tearView struct {
 	// Refused: the tear is undecided because its measurement was refused, so it has no
 	// measured values to show (the JSON's zeros and carried flags are not measurements).
 	Refused bool
+	// GM is the GM's ruling as read ("undecided → GM ruled ..."), "" when there is none.
+	GM string
 }
 
 // refusedReason is how judge starts the reason of a tear whose measurement was refused.
@@ -127,6 +132,13 @@ func view(p Page) pageView {
 			}
 			if t.Kind != judge.KindLastDitch {
 				row.Tears++
+			}
+			if t.GMRuling != nil {
+				row.GMRuled++
+				if len(t.GMRuling.Overrules) > 0 {
+					row.Overruled++
+				}
+				tv.GM = judge.GMLine(t)
 			}
 			if t.Out {
 				row.OutReason = string(t.OutReason)

@@ -53,7 +53,7 @@ func TestWrite(t *testing.T) {
 		`<td>Archery</td><td>5</td>`,
 		`<span class="out">out (last ditch)</span>`,
 		// The summary counts the last ditch effort as what it is, not as a valid tear.
-		`<td data-label="tears">3</td><td data-label="valid">1</td><td data-label="faux pas">1</td><td data-label="undecided">1</td><td data-label="last ditch">hit</td>`,
+		`<td data-label="tears">3</td><td data-label="valid">1</td><td data-label="faux pas">1</td><td data-label="undecided">1</td><td data-label="GM ruled">0</td><td data-label="last ditch">hit</td>`,
 		`default (38.1 × 25.4 mm)`,
 		// Each photo's SHA-256 ties the ruling to the file an auditor holds (sha256sum).
 		`<code>ann-0.jpg</code> <span class="sha" title="SHA-256 0123456789abcdef0123">(SHA-256 0123456789ab)</span>`,
@@ -149,5 +149,29 @@ func TestRefusedTearShowsNoMeasurement(t *testing.T) {
 				assert.NotContains(t, tc.article, w)
 			}
 		})
+	}
+}
+
+// TestGMRuling: a tear tearcam left undecided and the GM ruled shows tearcam's verdict, then
+// "undecided → GM ruled ...", and the state after the GM's ruling; a GM ruling that overrules
+// tearcam's says so, in the tear and in the summary.
+func TestGMRuling(t *testing.T) {
+	p := samplePage()
+	ann := &p.Rulings.Players[0]
+	ann.Tears[2].GMRuling = &judge.GMRuling{Verdict: judge.FauxPas, Faults: []judge.Fault{judge.FaultNoFullLetter}, Note: "grip changed"}
+	ann.Tears[2].OwedTears = 1
+	ann.Tears[0].GMRuling = &judge.GMRuling{Verdict: judge.FauxPas, Faults: []judge.Fault{judge.FaultNotEdgeToEdge},
+		Overrules: []string{"verdict: tearcam ruled valid"}}
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	html := buf.String()
+	for _, want := range []string{
+		`<span class="badge">undecided</span> <span class="badge gm">GM: faux pas</span>`,
+		`<p class="gm"><strong>undecided → GM ruled faux_pas (no_full_letter); &#34;grip changed&#34;</strong>.`,
+		`<p class="gm"><strong>valid → GM ruled faux_pas (not_edge_to_edge) (overrules tearcam: verdict: tearcam ruled valid)</strong>.`,
+		`<td data-label="GM ruled">2 (1 overruled)</td>`,
+		`Tears owed: 1.`,
+	} {
+		assert.Contains(t, html, want)
 	}
 }

@@ -16,6 +16,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &a [*a, *a]\nplayers: *a\n"))
 	f.Add([]byte("players: [{name: x, sheet: ../y}]"))
 	f.Add([]byte("\xff\xfe"))
+	f.Add([]byte(gmExample))
+	f.Add([]byte("players:\n  - name: Bo\n    skills: [A]\n    sheet: a.jpg\n    tears:\n      - {photo: b.jpg, kind: use, skill: a, gm: {verdict: faux_pas, faults: [x], remaining: {A: 9}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, mode := range []Mode{Audit, Plan} {
 			m, err := Parse("f.yaml", data, mode)
@@ -31,6 +33,9 @@ func FuzzParse(f *testing.F) {
 			}
 			for _, p := range m.Players {
 				for _, tr := range p.Tears {
+					if tr.GM != nil && tr.GM.Check(p.Skills) != nil {
+						t.Fatalf("GM ruling accepted that does not check: %+v", tr.GM)
+					}
 					if tr.Photo != "" && checkLocal(tr.Photo) != nil {
 						t.Fatalf("photo %q escapes", tr.Photo)
 					}

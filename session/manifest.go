@@ -88,6 +88,9 @@ type Tear struct {
 	judge.Tear
 	Photo string // relative to the manifest's folder, slash-separated; "" for last_ditch
 	Line  int    // where the tear is written in the manifest
+	// GM is the GM's ruling on the tear (the manifest's gm:), checked against the player's
+	// skills; nil when the manifest gives none.
+	GM *judge.GMRuling
 }
 
 // Path is the file a manifest-relative path names, joined to the manifest's folder. (An
@@ -478,7 +481,7 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 		return p, &lineError{at("tears"), fmt.Sprintf("%s: %d tears: at most %d", who, len(r.Tears), MaxTears)}
 	}
 	for i, rt := range r.Tears {
-		t, err := rt.tear(i+1, who, declared, mode)
+		t, err := rt.tear(i+1, who, declared, p.Skills, mode)
 		if err != nil {
 			return p, err
 		}
@@ -492,15 +495,70 @@ type rawTear struct {
 	Kind  string  `yaml:"kind"`
 	Skill *string `yaml:"skill"`
 	Hit   *bool   `yaml:"hit"`
+	GM    *rawGM  `yaml:"gm"`
 	Line  int     `yaml:"-"`
+}
+
+// rawGM is a tear's gm: as written (judge.GMRuling).
+type rawGM struct {
+	Verdict           string         `yaml:"verdict"`
+	Faults            []string       `yaml:"faults"`
+	Remaining         map[string]int `yaml:"remaining"`
+	PaperFitsTemplate *bool          `yaml:"paper_fits_template"`
+	Out               string         `yaml:"out"`
+	Note              string         `yaml:"note"`
+}
+
+// gmKeys are the fields of a tear's gm:.
+var gmKeys = []string{"verdict", "faults", "remaining", "paper_fits_template", "out", "note"}
+
+// UnmarshalYAML refuses unknown keys.
+func (r *rawGM) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return &lineError{n.Line, "a tear's gm is a mapping with " + strings.Join(gmKeys, ", ")}
+	}
+	if _, err := checkKeys(n, "gm", gmKeys...); err != nil {
+		return err
+	}
+	type plain rawGM
+	var p plain
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*r = rawGM(p)
+	return nil
+}
+
+// ruling checks the GM's ruling against the player's declared skills (in declaration order).
+func (r *rawGM) ruling(skills []string) (*judge.GMRuling, error) {
+	g := &judge.GMRuling{Verdict: judge.Verdict(strings.TrimSpace(r.Verdict)), Out: judge.OutReason(strings.TrimSpace(r.Out)),
+		PaperFitsTemplate: r.PaperFitsTemplate, Note: text(r.Note)}
+	for _, f := range r.Faults {
+		g.Faults = append(g.Faults, judge.Fault(strings.TrimSpace(f)))
+	}
+	if len(r.Remaining) > 0 {
+		g.Remaining = make(map[string]int, len(r.Remaining))
+		for k, v := range r.Remaining {
+			g.Remaining[text(k)] = v
+		}
+	}
+	if g.Note != "" {
+		if err := checkName(g.Note); err != nil {
+			return nil, fmt.Errorf("note: %v", err)
+		}
+	}
+	if err := g.Check(skills); err != nil {
+		return nil, errors.New(strings.TrimSuffix(err.Error(), ": "+judge.ErrBadGMRuling.Error()))
+	}
+	return g, nil
 }
 
 // UnmarshalYAML records the tear's line and refuses unknown keys.
 func (r *rawTear) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
-		return &lineError{n.Line, "a tear is a mapping with photo, kind, skill (and hit for last_ditch)"}
+		return &lineError{n.Line, "a tear is a mapping with photo, kind, skill (and hit for last_ditch, gm for the GM's ruling)"}
 	}
-	if _, err := checkKeys(n, "tear", "photo", "kind", "skill", "hit"); err != nil {
+	if _, err := checkKeys(n, "tear", "photo", "kind", "skill", "hit", "gm"); err != nil {
 		return err
 	}
 	type plain rawTear
@@ -513,7 +571,28 @@ func (r *rawTear) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-func (r *rawTear) tear(pos int, who string, declared map[string]string, mode Mode) (Tear, error) {
+func (r *rawTear) tear(pos int, who string, declared map[string]string, skills []string, mode Mode) (Tear, error) {
+	t, err := r.announced(pos, who, declared, mode)
+	if err != nil || r.GM == nil {
+		return t, err
+	}
+	bad := func(format string, a ...any) error {
+		return &lineError{r.Line, fmt.Sprintf("%s: tear %d: gm: ", who, pos) + fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case mode == Plan:
+		return t, bad("a watch plan says what the camera will see: the GM's rulings go in an audit manifest")
+	case t.Kind == judge.KindLastDitch:
+		return t, bad("a last_ditch is not measured, there is nothing to rule (hit says how it went)")
+	}
+	if t.GM, err = r.GM.ruling(skills); err != nil {
+		return t, bad("%v", err)
+	}
+	return t, nil
+}
+
+// announced is the tear as announced (kind, skill, photo, hit), checked.
+func (r *rawTear) announced(pos int, who string, declared map[string]string, mode Mode) (Tear, error) {
 	bad := func(format string, a ...any) error {
 		return &lineError{r.Line, fmt.Sprintf("%s: tear %d: ", who, pos) + fmt.Sprintf(format, a...)}
 	}

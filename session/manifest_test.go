@@ -234,3 +234,66 @@ func TestParsePenaltyWithoutSkill(t *testing.T) {
 `), Audit)
 	assert.ErrorContains(t, err, "tear 1: no skill: a damage tear names the skill")
 }
+
+// gmExample is a manifest with the GM's rulings on tears (README "The GM's ruling").
+const gmExample = `paper: a4
+players:
+  - name: Mateo
+    skills: ["Tea Ceremony", "Archery"]
+    sheet: m-0.jpg
+    tears:
+      - {photo: m-1.jpg, kind: use, skill: archery, gm: {verdict: faux_pas, faults: [several_pieces, no_full_letter], note: "grip changed"}}
+      - photo: m-2.jpg
+        kind: penalty
+        gm:
+          verdict: valid
+          remaining: {"tea ceremony": 0, Archery: 0}
+          out: no_skills_left
+      - {photo: m-3.jpg, kind: damage, skill: Archery, gm: {verdict: valid, paper_fits_template: false}}
+`
+
+func TestParseGMRuling(t *testing.T) {
+	m, err := Parse("s.yaml", []byte(gmExample), Audit)
+	require.NoError(t, err)
+	ts := m.Players[0].Tears
+	require.Len(t, ts, 3)
+	assert.Equal(t, &judge.GMRuling{Verdict: judge.FauxPas, Faults: []judge.Fault{judge.FaultNoFullLetter, judge.FaultSeveralPieces},
+		Note: "grip changed"}, ts[0].GM, "faults in reporting order")
+	assert.Equal(t, &judge.GMRuling{Verdict: judge.Valid, Faults: []judge.Fault{}, Out: judge.OutNoSkillsLeft,
+		Remaining: map[string]int{"Tea Ceremony": 0, "Archery": 0}}, ts[1].GM, "skills as declared")
+	f := false
+	assert.Equal(t, &judge.GMRuling{Verdict: judge.Valid, Faults: []judge.Fault{}, PaperFitsTemplate: &f}, ts[2].GM)
+	assert.Equal(t, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, ts[0].Tear, "the tear as announced is unchanged")
+
+	head := "players:\n  - name: Ann\n    skills: [Archery, Cooking]\n    sheet: a.jpg\n    tears:\n"
+	tests := []struct{ name, tear, want string }{
+		{"unknown verdict", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: fine}}",
+			`s.yaml:6: player "Ann": tear 1: gm: unknown verdict "fine": want valid or faux_pas`},
+		{"undecided", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: undecided}}",
+			`s.yaml:6: player "Ann": tear 1: gm: verdict undecided: the GM decides, want valid or faux_pas (leave gm out to keep tearcam's ruling)`},
+		{"unknown fault", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: faux_pas, faults: [grip]}}",
+			`s.yaml:6: player "Ann": tear 1: gm: unknown fault "grip": want nothing_removed, no_full_letter, piece_too_small, not_edge_to_edge, several_pieces`},
+		{"unknown skill", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Swordsmanship: 3}}}",
+			`s.yaml:6: player "Ann": tear 1: gm: remaining: unknown skill "Swordsmanship": not among the player's skills (Archery, Cooking)`},
+		{"too many letters", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Archery: 8}}}",
+			`s.yaml:6: player "Ann": tear 1: gm: remaining: "Archery" has 7 letters: want 0 to 7, not 8`},
+		{"unknown field", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, owed: 1}}",
+			`s.yaml:6: unknown gm field "owed": want verdict, faults, remaining, paper_fits_template, out, note`},
+		{"not a mapping", "{photo: b.jpg, kind: use, skill: Archery, gm: valid}",
+			`s.yaml:6: a tear's gm is a mapping with verdict, faults, remaining, paper_fits_template, out, note`},
+		{"last ditch", "{kind: last_ditch, hit: true, gm: {verdict: valid}}",
+			`s.yaml:6: player "Ann": tear 1: gm: a last_ditch is not measured, there is nothing to rule (hit says how it went)`},
+		{"not a number", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Archery: many}}}",
+			"s.yaml:6: not a valid manifest: cannot unmarshal !!str `many` into int"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("s.yaml", []byte(head+"      - "+tc.tear+"\n"), Audit)
+			assert.EqualError(t, err, tc.want)
+			var me *Error
+			assert.True(t, errors.As(err, &me))
+		})
+	}
+	_, err = Parse("p.yaml", []byte("players:\n  - name: Bo\n    skills: [Archery]\n    tears:\n      - {kind: use, skill: Archery, gm: {verdict: valid}}\n"), Plan)
+	assert.EqualError(t, err, `p.yaml:5: player "Bo": tear 1: gm: a watch plan says what the camera will see: the GM's rulings go in an audit manifest`)
+}

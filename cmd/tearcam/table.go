@@ -119,6 +119,9 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 		t.shown = append(t.shown, r.Skills...)
 		return
 	}
+	if gm := judge.GMLine(r); gm != "" {
+		line = strings.TrimRight(line, " ") + "\n       " + gm
+	}
 	t.printf("%s\n  %3s  %s: %s\n", strings.TrimRight(line, " "), "", judge.LettersLeftLabel(r), judge.LetterCounts(r.Skills))
 	t.shown = append(t.shown, r.Skills...)
 }

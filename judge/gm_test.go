@@ -1,0 +1,208 @@
+package judge
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func gmRuled(v Verdict, faults ...Fault) *GMRuling {
+	g := &GMRuling{Verdict: v, Faults: faults}
+	if err := g.Check([]string{"Hop", "Axe"}); err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// refused is a tear whose photo could not be measured: tearcam leaves it undecided.
+var refused = Measurement{Refused: "ann-1.jpg: registration refused"}
+
+// TestGMRulingWorkedExamples drives the seed's worked examples (seeds/000_95befa804697ec6b.txt:
+// "TEARING FAUX PAS": the player must make another tear; "CHARACTER DEGENERATION": no skills
+// remaining, the character is removed) through tears tearcam left undecided and the GM ruled.
+func TestGMRulingWorkedExamples(t *testing.T) {
+	type step struct {
+		tear    Tear
+		m       Measurement
+		gm      *GMRuling
+		verdict Verdict // tearcam's own, kept
+		skills  []SkillState
+		owed    int
+		out     OutReason
+		over    []string // GMRuling.Overrules
+	}
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{
+			// Tear 1 refused; the GM rules it a faux pas (no full letter): one tear owed, the
+			// letters as before (nothing measured, counts carried, not measured since tear 1).
+			// Tear 2, the penalty tear, is measured valid (H of Hop removed whole): it pays
+			// the owed tear (seed: "another tear in addition"), owed 0.
+			name: "owed tear after a GM faux pas paid by a penalty tear",
+			steps: []step{
+				{tear: use("Hop"), m: refused, gm: gmRuled(FauxPas, FaultNoFullLetter), verdict: Undecided,
+					skills: notMeasured(left(3, 3, true), "Hop", "Axe"), owed: 1},
+				{tear: penalty("Hop"), m: meas("ROO", "OOO"), verdict: Valid, skills: left(2, 3, true), owed: 0},
+			},
+		},
+		{
+			// Without the GM's ruling the owed count would wait for tear 1's verdict (0); the
+			// GM's valid ruling owes nothing, and the GM's count (Hop 1) is the state.
+			name: "GM valid with letters counted",
+			steps: []step{
+				{tear: use("Hop"), m: refused, gm: &GMRuling{Verdict: Valid, Remaining: map[string]int{"hop": 1}},
+					verdict: Undecided, skills: notMeasured(left(1, 3, true), "Axe"), owed: 0},
+			},
+		},
+		{
+			// Seed: "If a character has no skills remaining ... the character is removed from
+			// the game". Hop is gone (measured); the last tear for Axe is undecided and the GM
+			// counts Axe 0: out, no_skills_left.
+			name: "out when the GM counts no skill left",
+			steps: []step{
+				{tear: use("Hop"), m: meas("RRR", "OOO"), verdict: Valid, skills: left(0, 3, true)},
+				{tear: use("Axe"), m: with(meas("GGG", "RRR"), func(m *Measurement) { m.Doubts = []string{"a shadow"} }),
+					gm: &GMRuling{Verdict: Valid, Remaining: map[string]int{"Axe": 0}}, verdict: Undecided,
+					skills: left(0, 0, false), out: OutNoSkillsLeft},
+			},
+		},
+		{
+			// The GM overrules a decided tear: tearcam measured a valid tear, the GM rules a
+			// faux pas (the player changed grip: no fault tearcam can see, so the GM names the
+			// closest, not_edge_to_edge). The ruling says where they differ.
+			name: "GM overrules a decided tear",
+			steps: []step{
+				{tear: use("Hop"), m: meas("ROO", "OOO"), gm: gmRuled(FauxPas, FaultNotEdgeToEdge), verdict: Valid,
+					skills: left(2, 3, true), owed: 1, over: []string{"verdict: tearcam ruled valid"}},
+			},
+		},
+		{
+			// A faux pas owes a tear; the GM rules the paper left cannot cover the template: the
+			// owed tear is asked now, so the character is out (too_little_paper).
+			name: "owed tear and no paper: out",
+			steps: []step{
+				{tear: use("Hop"), m: refused, gm: &GMRuling{Verdict: FauxPas, Faults: []Fault{FaultPieceTooSmall}, PaperFitsTemplate: ptr(false)},
+					verdict: Undecided, skills: notMeasured(left(3, 3, false), "Hop", "Axe"), owed: 1, out: OutTooLittlePaper},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newHopAxe()
+			for i, s := range tc.steps {
+				r := c.RuleGM(i+1, s.tear, s.m, s.gm)
+				assert.Equal(t, s.verdict, r.Verdict, "tear %d verdict (tearcam's own)", i+1)
+				assert.Equal(t, s.skills, r.Skills, "tear %d letters left", i+1)
+				assert.Equal(t, s.owed, r.OwedTears, "tear %d owed", i+1)
+				assert.Equal(t, s.out, r.OutReason, "tear %d out", i+1)
+				assert.Equal(t, s.out != OutNone, r.Out, "tear %d out", i+1)
+				if s.gm == nil {
+					assert.Nil(t, r.GMRuling)
+					continue
+				}
+				require.NotNil(t, r.GMRuling, "tear %d", i+1)
+				assert.Equal(t, s.gm.Verdict, r.GMRuling.Verdict)
+				assert.Equal(t, s.over, r.GMRuling.Overrules, "tear %d overrules", i+1)
+			}
+		})
+	}
+}
+
+// TestGMRulingUndecidedWithoutGM: the same tears without the GM's ruling stay where tearcam
+// leaves them (owed tears wait, the character stays in): the GM's ruling is what resolves them.
+func TestGMRulingUndecidedWithoutGM(t *testing.T) {
+	c := newHopAxe()
+	r := c.RuleGM(1, use("Hop"), refused, nil)
+	assert.Equal(t, Undecided, r.Verdict)
+	assert.Equal(t, 0, r.OwedTears)
+	assert.Nil(t, r.GMRuling)
+	c = newHopAxe()
+	c.Rule(1, use("Hop"), meas("RRR", "OOO"))
+	r = c.Rule(2, use("Axe"), with(meas("GGG", "RRR"), func(m *Measurement) { m.Doubts = []string{"a shadow"} }))
+	assert.False(t, r.Out, "undecided never puts out")
+}
+
+// TestGMRulingSameAsTearcam: a GM ruling that agrees with a decided tear changes nothing but
+// the record: same state as without it, no overrules.
+func TestGMRulingSameAsTearcam(t *testing.T) {
+	a, b := newHopAxe(), newHopAxe()
+	m := faux("COO", "OOO")
+	ra := a.Rule(1, use("Hop"), m)
+	rb := b.RuleGM(1, use("Hop"), m, gmRuled(FauxPas, FaultNotEdgeToEdge, FaultNoFullLetter))
+	require.NotNil(t, rb.GMRuling)
+	assert.Empty(t, rb.GMRuling.Overrules)
+	assert.Equal(t, ra.Skills, rb.Skills)
+	assert.Equal(t, ra.OwedTears, rb.OwedTears)
+	assert.Equal(t, ra.Verdict, rb.Verdict)
+	assert.Equal(t, ra.Faults, rb.Faults)
+}
+
+func TestGMRulingCheck(t *testing.T) {
+	skills := []string{"Hop", "Tea Ceremony"}
+	tests := []struct {
+		name string
+		g    GMRuling
+		err  string // "" valid
+	}{
+		{"valid", GMRuling{Verdict: Valid}, ""},
+		{"faux pas", GMRuling{Verdict: FauxPas, Faults: []Fault{FaultSeveralPieces, FaultNoFullLetter}}, ""},
+		{"counts", GMRuling{Verdict: Valid, Remaining: map[string]int{"tea ceremony": 11, "Hop": 0}}, ""},
+		{"no verdict", GMRuling{}, "no verdict"},
+		{"undecided", GMRuling{Verdict: Undecided}, "the GM decides"},
+		{"unknown verdict", GMRuling{Verdict: "fine"}, `unknown verdict "fine"`},
+		{"unknown fault", GMRuling{Verdict: FauxPas, Faults: []Fault{"grip"}}, `unknown fault "grip"`},
+		{"faux pas without faults", GMRuling{Verdict: FauxPas}, "needs faults"},
+		{"valid with faults", GMRuling{Verdict: Valid, Faults: []Fault{FaultNoFullLetter}}, "takes no faults"},
+		{"unknown skill", GMRuling{Verdict: Valid, Remaining: map[string]int{"Axe": 1}}, `unknown skill "Axe"`},
+		{"too many letters", GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 4}}, `"Hop" has 3 letters: want 0 to 3, not 4`},
+		{"unknown out", GMRuling{Verdict: Valid, Out: "tired"}, `unknown out "tired"`},
+		{"out last ditch", GMRuling{Verdict: Valid, Out: OutLastDitch}, "last ditch"},
+		{"no skills left with letters", GMRuling{Verdict: Valid, Out: OutNoSkillsLeft, Remaining: map[string]int{"Hop": 1}}, "no_skills_left"},
+		{"paper contradiction", GMRuling{Verdict: Valid, Out: OutTooLittlePaper, PaperFitsTemplate: ptr(true)}, "paper only shrinks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.g.Check(skills)
+			if tc.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.True(t, errors.Is(err, ErrBadGMRuling))
+			assert.Contains(t, err.Error(), tc.err)
+		})
+	}
+	g := GMRuling{Verdict: FauxPas, Faults: []Fault{FaultSeveralPieces, FaultNoFullLetter}, Remaining: map[string]int{"tea ceremony": 11}}
+	require.NoError(t, g.Check(skills))
+	assert.Equal(t, []Fault{FaultNoFullLetter, FaultSeveralPieces}, g.Faults, "faults in reporting order")
+	assert.Equal(t, map[string]int{"Tea Ceremony": 11}, g.Remaining, "names as declared")
+	assert.Equal(t, "faux_pas (no_full_letter, several_pieces); letters left Tea Ceremony 11", g.Label())
+}
+
+// TestGMRulingJSON: the ruling's JSON keeps tearcam's verdict and adds gm_ruling; the same
+// input gives the same bytes.
+func TestGMRulingJSON(t *testing.T) {
+	run := func() []byte {
+		p := RulePlayer(PlayerInput{Name: "Ann", Layouts: []SkillLayout{layout("Hop"), layout("Axe")},
+			Tears: []TearInput{{Tear: use("Hop"), Measurement: refused,
+				GM: &GMRuling{Verdict: FauxPas, Faults: []Fault{FaultNoFullLetter}, Remaining: map[string]int{"Hop": 2, "Axe": 3}, Note: "grip changed"}}}})
+		b, err := json.Marshal(p.Tears[0])
+		require.NoError(t, err)
+		return b
+	}
+	a := run()
+	assert.Equal(t, string(a), string(run()))
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(a, &got))
+	assert.Equal(t, "undecided", got["verdict"])
+	assert.Equal(t, map[string]any{"verdict": "faux_pas", "faults": []any{"no_full_letter"},
+		"remaining": map[string]any{"Axe": 3.0, "Hop": 2.0}, "note": "grip changed"}, got["gm_ruling"])
+	assert.Equal(t, 1.0, got["owed_tears"])
+}
