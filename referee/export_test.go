@@ -7,9 +7,10 @@ const MeasurementFields = measurementFields
 
 // RoundTripMeasurement encodes and decodes m as the database keeps it.
 func RoundTripMeasurement(m judge.Measurement) (judge.Measurement, error) {
-	b, err := encodeMeasurement(m)
+	b, err := encodeMeasurement(m, "")
 	if err != nil {
 		return judge.Measurement{}, err
 	}
-	return decodeMeasurement(b)
+	m, _, err = decodeMeasurement(b)
+	return m, err
 }

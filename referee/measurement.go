@@ -20,6 +20,10 @@ type storedMeasurement struct {
 	Doubts            []string        `json:"doubts,omitempty"`
 	Notes             []string        `json:"notes,omitempty"`
 	Uncertain         []judge.Doubt   `json:"uncertain,omitempty"`
+	// BadPhoto is, when the tear's photo could not be used as a photo at all (not an image,
+	// unreadable), the one line that says so (Result.BadPhotos), kept so that a re-run that
+	// re-uses the measurement says it again.
+	BadPhoto string `json:"bad_photo,omitempty"`
 }
 
 type storedLetters struct {
@@ -31,8 +35,8 @@ type storedLetters struct {
 // mirrors; a test fails when judge adds one, so that it is not silently dropped on resume.
 const measurementFields = 10
 
-func encodeMeasurement(m judge.Measurement) ([]byte, error) {
-	s := storedMeasurement{Refused: m.Refused, RemovedAreaMM2: m.RemovedAreaMM2, Pieces: m.Pieces,
+func encodeMeasurement(m judge.Measurement, badPhoto string) ([]byte, error) {
+	s := storedMeasurement{BadPhoto: badPhoto, Refused: m.Refused, RemovedAreaMM2: m.RemovedAreaMM2, Pieces: m.Pieces,
 		EdgeToEdge: m.EdgeToEdge, TemplateFits: m.TemplateFits, PaperFitsTemplate: m.PaperFitsTemplate,
 		Doubts: m.Doubts, Notes: m.Notes, Uncertain: m.Uncertain}
 	for _, l := range m.Letters {
@@ -52,10 +56,10 @@ func encodeMeasurement(m judge.Measurement) ([]byte, error) {
 	return b, nil
 }
 
-func decodeMeasurement(b []byte) (judge.Measurement, error) {
+func decodeMeasurement(b []byte) (judge.Measurement, string, error) {
 	var s storedMeasurement
 	if err := json.Unmarshal(b, &s); err != nil {
-		return judge.Measurement{}, fmt.Errorf("decode measurement: %w", err)
+		return judge.Measurement{}, "", fmt.Errorf("decode measurement: %w", err)
 	}
 	m := judge.Measurement{Refused: s.Refused, RemovedAreaMM2: s.RemovedAreaMM2, Pieces: s.Pieces,
 		EdgeToEdge: s.EdgeToEdge, TemplateFits: s.TemplateFits, PaperFitsTemplate: s.PaperFitsTemplate,
@@ -70,5 +74,5 @@ func decodeMeasurement(b []byte) (judge.Measurement, error) {
 		}
 		m.Letters = append(m.Letters, sl)
 	}
-	return m, nil
+	return m, s.BadPhoto, nil
 }

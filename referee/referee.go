@@ -127,6 +127,12 @@ type Result struct {
 	Rulings judge.Rulings
 	Players []PlayerImages
 	Reused  int // rulings whose measurement was re-used from the database
+	// BadPhotos are the photos that could not be used as photos at all (not an image, a file
+	// that cannot be read), one line each naming the file and the tears ruled undecided for
+	// it, for the caller to print on stderr (DESIGN.md: errors are one line naming the file;
+	// the tear is ruled undecided and every other ruling comes out). A photo the manifest
+	// names that does not exist is not among them (session.Manifest.Missing).
+	BadPhotos []string
 }
 
 // PlayerImages are one player's pictures and discovered words.
@@ -190,6 +196,7 @@ func (r *Referee) Audit(ctx context.Context, m *session.Manifest) (*Result, erro
 		players = append(players, pr)
 		res.Players = append(res.Players, pa.images)
 		res.Reused += pa.reused
+		res.BadPhotos = append(res.BadPhotos, pa.bad...)
 	}
 	if r.DB != nil {
 		status := "done"
@@ -225,6 +232,10 @@ type playerAudit struct {
 	layouts []judge.SkillLayout
 	images  PlayerImages
 	reused  int
+	bad     []string // Result.BadPhotos of this player
+	// tearBad is why the photo of the tear being measured could not be used as a photo
+	// ("" when it could): set by measure.
+	tearBad string
 }
 
 // sheetRecord is what is stored as a player's layout: the located skills, or the words
@@ -234,6 +245,8 @@ type sheetRecord struct {
 	Error   string              `json:"error,omitempty"`
 	Layouts []judge.SkillLayout `json:"layouts"`
 	Words   []Word              `json:"words,omitempty"`
+	// BadPhoto: the sheet's photo could not be used as a photo at all (Error says why).
+	BadPhoto bool `json:"bad_photo,omitempty"`
 }
 
 func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
@@ -257,6 +270,13 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	}
 	pa.layouts = rec.Layouts
 	pa.images.Words = rec.Words
+	if rec.BadPhoto {
+		what := "all of its tears are"
+		if len(p.Tears) == 1 {
+			what = "its tear is"
+		}
+		pa.bad = append(pa.bad, fmt.Sprintf("%s (the untorn sheet of %s: %s ruled undecided)", rec.Error, p.Name, what))
+	}
 	sr := judge.SheetResult{Photo: p.Sheet, SHA256: sheetSHA, Found: rec.Found, Error: rec.Error, Skills: []judge.SkillResult{}}
 	for _, l := range rec.Layouts {
 		sr.Skills = append(sr.Skills, judge.SkillResult{Name: l.Name, Letters: judge.Letters(l.Name), Located: l.Located,
@@ -324,14 +344,17 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		reused := false
 		if pa.DB != nil {
 			if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, key); err == nil {
-				if m, err := decodeMeasurement(sr.Measurement); err == nil {
-					meas, annotated, reused = m, sr.Annotated, true
+				if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
+					meas, annotated, reused, pa.tearBad = m, sr.Annotated, true, bad
 				}
 			} else if !errors.Is(err, store.ErrNotFound) {
 				return out, err
 			}
 		}
 		var measured Measured
+		if !reused {
+			pa.tearBad = ""
+		}
 		// The next tear's photo, for a photo that cut the sheet off (Filler); its ruling is
 		// stored under a key that names that photo too.
 		var nextData []byte
@@ -357,8 +380,8 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		if pa.DB != nil && !reused {
 			if _, ok := pa.Eye.(Filler); ok {
 				if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, partialKey()); err == nil {
-					if m, err := decodeMeasurement(sr.Measurement); err == nil {
-						meas, annotated, reused, partial = m, sr.Annotated, true, true
+					if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
+						meas, annotated, reused, partial, pa.tearBad = m, sr.Annotated, true, true, bad
 					}
 				} else if !errors.Is(err, store.ErrNotFound) {
 					return out, err
@@ -401,7 +424,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			measured.Close()
 		}
 		if pa.DB != nil {
-			mj, err := encodeMeasurement(meas)
+			mj, err := encodeMeasurement(meas, pa.tearBad)
 			if err != nil {
 				return out, err
 			}
@@ -447,6 +470,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if reused {
 			pa.reused++
+		}
+		if pa.tearBad != "" && !wasOut {
+			pa.bad = append(pa.bad, fmt.Sprintf("%s (%s's tear %d is ruled undecided)", pa.tearBad, p.Name, index))
 		}
 		out.Tears = append(out.Tears, ruling)
 		if pa.OnRuling != nil {
@@ -549,6 +575,9 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 	case t.Kind == judge.KindLastDitch || out:
 		return judge.Measurement{}, nil, nil, false
 	case readErr != nil:
+		if !errors.Is(readErr, errNoPhotoFile) {
+			pa.tearBad = oneLine(readErr.Error())
+		}
 		return refuse("%v", readErr)
 	case len(pa.p.Skills) == 0:
 		return refuse("no skills declared for %s", pa.p.Name)
@@ -573,6 +602,9 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 			}
 		}
 		if err != nil {
+			if badImage(err) {
+				pa.tearBad = oneLine(fmt.Sprintf("%s: %v", t.Photo, err))
+			}
 			return refuse("%s: %v%s", t.Photo, err, retakeHint(err))
 		}
 	}
@@ -643,6 +675,7 @@ func (pa *playerAudit) sheet(ctx context.Context, key string, readErr error) (sh
 	switch f, err := pa.freshSheetOr(readErr); {
 	case err != nil:
 		rec.Error = oneLine(err.Error())
+		rec.BadPhoto = badImage(err) || (readErr != nil && !errors.Is(readErr, errNoPhotoFile))
 	case len(pa.p.Skills) == 0:
 		rec.Found = true
 		words, err := pa.Reader.Discover(f)
@@ -736,7 +769,7 @@ func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
 	f, err := os.OpenFile(pa.m.Path(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "", fmt.Errorf("%s: file not found", rel)
+			return nil, "", noPhotoFile{fmt.Sprintf("%s: file not found", rel)}
 		}
 		if errors.Is(err, fs.ErrPermission) {
 			return nil, "", fmt.Errorf("%s: permission denied", rel)
@@ -745,7 +778,7 @@ func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, "", fmt.Errorf("%s: not a regular file", rel)
+		return nil, "", noPhotoFile{fmt.Sprintf("%s: not a regular file", rel)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxPhotoBytes+1))
 	if err != nil {
@@ -755,6 +788,21 @@ func (pa *playerAudit) readPhoto(rel string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%s: larger than %d MiB", rel, MaxPhotoBytes>>20)
 	}
 	return data, fileSHABytes(data), nil
+}
+
+// errNoPhotoFile marks a photo that does not exist or is not a regular file: the manifest
+// is wrong (session.Manifest.Missing says so), not the photo.
+var errNoPhotoFile = errors.New("no photo file")
+
+type noPhotoFile struct{ msg string }
+
+func (e noPhotoFile) Error() string        { return e.msg }
+func (e noPhotoFile) Is(target error) bool { return target == errNoPhotoFile }
+
+// badImage reports whether err says a photo's bytes are no usable image (not an image,
+// truncated, corrupt): the file is bad, not the picture.
+func badImage(err error) bool {
+	return errors.Is(err, vision.ErrNotImage) || errors.Is(err, vision.ErrTruncated) || errors.Is(err, vision.ErrCorrupt)
 }
 
 // discoveryReason is the undecided reason of a tear by a player who declared no skills.
@@ -841,7 +889,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func retakeHint(err error) string {
 	var how string
 	switch {
-	case errors.Is(err, vision.ErrNotImage), errors.Is(err, vision.ErrTruncated), errors.Is(err, vision.ErrCorrupt):
+	case badImage(err):
 		return "; use the original photo file"
 	case errors.Is(err, vision.ErrSheetCutOff):
 		how = "with the whole sheet in view"

@@ -126,7 +126,7 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	bo := doc.Players[1]
 	require.Len(t, bo.Tears, 3)
 	assert.Equal(t, judge.Undecided, bo.Tears[0].Verdict)
-	assert.Equal(t, "measurement refused: bo-1.jpg: not a readable image", bo.Tears[0].UndecidedReason)
+	assert.Equal(t, "measurement refused: bo-1.jpg: not a readable image; use the original photo file", bo.Tears[0].UndecidedReason)
 	assert.Equal(t, judge.Undecided, bo.Tears[1].Verdict)
 	assert.Equal(t, "measurement refused: bo-2.jpg: cannot align photo with the fresh sheet: only 7 matching features", bo.Tears[1].UndecidedReason)
 	// Tear 3 is measured against the fresh sheet: what tears 1 and 2 removed is in its
@@ -533,4 +533,26 @@ func TestGMRulingReRulesReusedMeasurement(t *testing.T) {
 			assert.Equal(t, tc.owed, stored[0].Ruling.OwedTears)
 		})
 	}
+}
+
+// TestBadPhotosAreListed: a photo that is no image is listed once in Result.BadPhotos, naming
+// the file and the tear ruled undecided, on a fresh audit and on a re-run that re-uses its
+// measurement; a photo that registration refused is not (its ruling says why).
+func TestBadPhotosAreListed(t *testing.T) {
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	db := storetest.MustOpenDB(t)
+	want := []string{"bo-1.jpg: not a readable image (Bo's tear 1 is ruled undecided)"}
+	for run := 1; run <= 2; run++ {
+		r, _ := newReferee(db)
+		res, err := r.Audit(context.Background(), m)
+		require.NoError(t, err)
+		assert.Equal(t, want, res.BadPhotos, "run %d", run)
+	}
+	photos := twoPlayerPhotos()
+	photos["bo-0.jpg"] = []byte("GIF89a garbage")
+	m = writeSession(t, twoPlayers, photos)
+	r, _ := newReferee(nil)
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"bo-0.jpg: not a readable image (the untorn sheet of Bo: all of its tears are ruled undecided)"}, res.BadPhotos)
 }

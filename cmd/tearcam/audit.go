@@ -205,7 +205,18 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		}
 		fmt.Fprintln(opts.IO.ErrOut, summary)
 	}
+	warnBadPhotos(opts.IO, res)
 	return missingPhotos(opts.IO, m)
+}
+
+// warnBadPhotos prints, after the rulings were written, one line on stderr for each photo
+// that could not be used as a photo at all (not an image, unreadable), naming the file and
+// the tears ruled undecided for it. The exit status stays 0: the rulings were written, and a
+// bad photo makes its tear undecided (DESIGN.md); audit and judge say it the same way.
+func warnBadPhotos(iostreams *IO, res *referee.Result) {
+	for _, line := range res.BadPhotos {
+		fmt.Fprintln(iostreams.ErrOut, "tearcam: "+line)
+	}
 }
 
 // keptRulings counts the current rulings the database keeps for the manifest's tears in

@@ -147,7 +147,9 @@ func TestAuditWritesEverything(t *testing.T) {
 		" (the default; choose another with --db)\n"+
 		// Tears 1 and 2 were measured; the others have no image, and the summary says why.
 		"annotated images: 2 of 4 tear(s) in "+filepath.Join(out, "ann")+
-		"; Ann tear 3: no image: measurement refused; Ann tear 4: no image: no photo (last ditch)\n",
+		"; Ann tear 3: no image: measurement refused; Ann tear 4: no image: no photo (last ditch)\n"+
+		// The photo that is no image: one line naming it, exit status 0 (judge says the same).
+		"tearcam: ann-3.jpg: not a readable image (Ann's tear 3 is ruled undecided)\n",
 		stderr, "where the default database and the annotated images went, on stderr")
 	want := `Ann: untorn sheet ann-0.jpg found; letters located: Archery 7/7, Tea Ceremony 11/11
     #  photo      kind        skill         verdict
@@ -155,7 +157,7 @@ func TestAuditWritesEverything(t *testing.T) {
        letters left: Archery 6, Tea Ceremony 11
     2  ann-2.jpg  damage      Tea Ceremony  faux_pas   no_full_letter; 1 tear(s) owed
        letters left: Archery 6, Tea Ceremony 10
-    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; 1 tear(s) owed
+    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; use the original photo file; 1 tear(s) owed
        letters left (as before this tear): Archery 6?, Tea Ceremony 10?
     4  -          last_ditch                valid      the ball missed the GM; 1 tear(s) owed; OUT: last_ditch
        letters left: Archery 6?, Tea Ceremony 10?
@@ -509,4 +511,43 @@ func TestAuditDiscoveryTable(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "undecided  no skills declared for Di")
 	assert.NotContains(t, stdout, "letters left")
+}
+
+// TestAuditGMRuling: a GM ruling on the tear tearcam left undecided (ann-3.jpg is no image)
+// is printed under it ("undecided → GM ruled ...") and the state follows it: the faux pas owes
+// a second tear; the JSON keeps tearcam's verdict and adds gm_ruling. A GM ruling naming an
+// unknown fault is a bad manifest: exit 2, one line naming the manifest line and the tear.
+func TestAuditGMRuling(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	b, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	tear3 := "      - {photo: ann-3.jpg, kind: use, skill: Archery}\n"
+	require.Contains(t, string(b), tear3)
+	withGM := func(gm string) {
+		require.NoError(t, os.WriteFile(manifest, []byte(strings.Replace(string(b), tear3,
+			"      - {photo: ann-3.jpg, kind: use, skill: Archery, gm: "+gm+"}\n", 1)), 0o644))
+	}
+	withGM("{verdict: faux_pas, faults: [no_full_letter], remaining: {archery: 5}}")
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; use the original photo file; 2 tear(s) owed
+       undecided → GM ruled faux_pas (no_full_letter); letters left Archery 5
+       letters left: Archery 5, Tea Ceremony 10?
+`)
+	var doc judge.Rulings
+	js, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &doc))
+	r := doc.Players[0].Tears[2]
+	assert.Equal(t, judge.Undecided, r.Verdict)
+	require.NotNil(t, r.GMRuling)
+	assert.Equal(t, map[string]int{"Archery": 5}, r.GMRuling.Remaining)
+	assert.Equal(t, 2, r.OwedTears)
+
+	withGM("{verdict: faux_pas, faults: [grip]}")
+	code, _, stderr = execute(t, fakeAudit, manifest, "--json", out)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, manifest+`:9: player "Ann": tear 3: gm: unknown fault "grip": want nothing_removed, no_full_letter, piece_too_small, not_edge_to_edge, several_pieces`,
+		strings.TrimPrefix(strings.TrimSpace(stderr), "tearcam: "))
 }

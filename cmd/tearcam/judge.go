@@ -152,8 +152,11 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 		return fmt.Errorf("judge: %w", err)
 	}
 	if opts.JSON {
-		return writeRulings(opts.IO, "-", res.Rulings)
+		if err := writeRulings(opts.IO, "-", res.Rulings); err != nil {
+			return err
+		}
 	}
+	warnBadPhotos(opts.IO, res)
 	return nil
 }
 

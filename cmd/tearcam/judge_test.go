@@ -62,6 +62,21 @@ func TestJudgeTableAndBadPhoto(t *testing.T) {
 	assert.Contains(t, stdout, "undecided  measurement refused: "+bad+": not a readable image")
 	// What the unreadable photo's tear took is not measured: the counts carry "?".
 	assert.Contains(t, stdout, "letters left (as before this tear): Archery 7?, Cooking 7?")
+	assert.Equal(t, "tearcam: "+bad+": not a readable image (player's tear 1 is ruled undecided)\n", stderr,
+		"one line naming the file, as audit prints it")
+}
+
+// TestJudgeBadBefore: an untorn sheet's photo that is no image (a tester: exit 0, an
+// undecided ruling, and not a word on stderr) gives the undecided ruling, exit status 0
+// (a ruling was written, as audit does for a bad photo) and one line on stderr naming it.
+func TestJudgeBadBefore(t *testing.T) {
+	_, after, bad := judgePhotos(t)
+	for _, args := range [][]string{{}, {"--json"}} {
+		code, stdout, stderr := execute(t, fakeJudge, append([]string{"--before", bad, "--after", after, "--skills", "Archery", "--tear", "use:Archery"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "undecided")
+		assert.Equal(t, "tearcam: "+bad+": not a readable image (the untorn sheet of player: its tear is ruled undecided)\n", stderr)
+	}
 }
 
 func TestJudgeUsage(t *testing.T) {

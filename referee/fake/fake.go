@@ -19,8 +19,9 @@ import (
 	"tearcam/vision"
 )
 
-// ErrNotImage is returned for photos that are not fake JSON photos.
-var ErrNotImage = errors.New("not a readable image")
+// ErrNotImage is returned for photos that are not fake JSON photos: vision's, so that the
+// referee tells a bad file from a refused picture as it does with the real Eye.
+var ErrNotImage = vision.ErrNotImage
 
 // Sheet is a fake untorn sheet's photo.
 type Sheet struct {
