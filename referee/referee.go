@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -340,12 +341,14 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 
 		var meas judge.Measurement
 		var annotated []byte
+		// drawnFor is the ruling a re-used annotated image was drawn for.
+		var drawnFor judge.TearRuling
 		var after Sheet
 		reused := false
 		if pa.DB != nil {
 			if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, key); err == nil {
 				if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
-					meas, annotated, reused, pa.tearBad = m, sr.Annotated, true, bad
+					meas, annotated, reused, pa.tearBad, drawnFor = m, sr.Annotated, true, bad, sr.Ruling
 				}
 			} else if !errors.Is(err, store.ErrNotFound) {
 				return out, err
@@ -381,7 +384,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			if _, ok := pa.Eye.(Filler); ok {
 				if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, partialKey()); err == nil {
 					if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
-						meas, annotated, reused, partial, pa.tearBad = m, sr.Annotated, true, true, bad
+						meas, annotated, reused, partial, pa.tearBad, drawnFor = m, sr.Annotated, true, true, bad, sr.Ruling
 					}
 				} else if !errors.Is(err, store.ErrNotFound) {
 					return out, err
@@ -416,7 +419,15 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		if !reused && after != nil && measured != nil && (pa.Images || pa.DB != nil) {
 			annotated, _ = pa.Eye.Annotate(after, measured, pa.layouts, string(ruling.Verdict), AnnotationLines(ruling))
 		}
-		if pe, ok := pa.Eye.(PhotoAnnotator); ok && !reused && annotated == nil && meas.Refused != "" && data != nil && !wasOut && (pa.Images || pa.DB != nil) {
+		// A re-used ruling re-ruled differently (a GM's ruling given or changed): a refused
+		// photo's image is only the photo under the ruling's text, cheap to draw again. (A
+		// measured tear's image would need its photo registered again: it keeps the text it
+		// was drawn with.)
+		redraw := !reused || (meas.Refused != "" && !slices.Equal(AnnotationLines(drawnFor), AnnotationLines(ruling)))
+		if reused && redraw {
+			annotated = nil
+		}
+		if pe, ok := pa.Eye.(PhotoAnnotator); ok && redraw && annotated == nil && meas.Refused != "" && data != nil && !wasOut && (pa.Images || pa.DB != nil) {
 			// Refused: the GM sees the photo that was refused, and why.
 			annotated, _ = pe.AnnotatePhoto(data, pa.m.Paper, string(ruling.Verdict), AnnotationLines(ruling))
 		}

@@ -20,6 +20,7 @@ import (
 	"tearcam/session"
 	"tearcam/store"
 	"tearcam/store/storetest"
+	"tearcam/template"
 )
 
 // writeSession writes a manifest and its fake photos into a new folder and loads it.
@@ -555,4 +556,42 @@ func TestBadPhotosAreListed(t *testing.T) {
 	res, err := r.Audit(context.Background(), m)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"bo-0.jpg: not a readable image (the untorn sheet of Bo: all of its tears are ruled undecided)"}, res.BadPhotos)
+}
+
+// linesEye records the text lines of each photo it annotates.
+type linesEye struct {
+	*fake.Eye
+	drawn [][]string
+}
+
+func (e *linesEye) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error) {
+	e.drawn = append(e.drawn, lines)
+	return e.Eye.AnnotatePhoto(photo, paper, verdict, lines)
+}
+
+// TestGMRulingRedrawsRefusedPhoto: a refused tear's image (the photo under the ruling's text)
+// is drawn again when a GM's ruling re-rules its re-used measurement, with the GM's line; an
+// unchanged re-run draws nothing.
+func TestGMRulingRedrawsRefusedPhoto(t *testing.T) {
+	bo2 := "      - {photo: bo-2.jpg, kind: use, skill: Cooking}\n"
+	require.Contains(t, twoPlayers, bo2)
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	db := storetest.MustOpenDB(t)
+	audit := func() *linesEye {
+		r, eye := newReferee(db)
+		le := &linesEye{Eye: eye}
+		r.Eye, r.Images = le, true
+		gm, err := session.Load(m.File, session.Audit)
+		require.NoError(t, err)
+		_, err = r.Audit(context.Background(), gm)
+		require.NoError(t, err)
+		return le
+	}
+	require.Len(t, audit().drawn, 2, "bo-1.jpg (no image: the drawing fails) and bo-2.jpg, refused, drawn on the first run")
+	assert.Empty(t, audit().drawn, "re-used as it was")
+	require.NoError(t, os.WriteFile(m.File, []byte(strings.Replace(twoPlayers, bo2,
+		"      - {photo: bo-2.jpg, kind: use, skill: Cooking, gm: {verdict: valid}}\n", 1)), 0o644))
+	le := audit()
+	require.Len(t, le.drawn, 1, "bo-2.jpg only: bo-1's ruling and bo-3's measured image are as they were")
+	assert.Contains(t, le.drawn[0], "undecided → GM ruled valid")
 }

@@ -226,7 +226,8 @@ func TestAuditMissingPhoto(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", out, "--db", filepath.Join(t.TempDir(), "b.db"))
 	assert.Equal(t, 2, code)
-	assert.Equal(t, "tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: no such file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
+	// ann-3.jpg is no image: its line comes with the rulings, the missing photo's last.
+	assert.Equal(t, "tearcam: ann-3.jpg: not a readable image (Ann's tear 3 is ruled undecided)\n"+"tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: no such file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
 	assert.Contains(t, stdout, "ann-2.jpg")
 	var got, want judge.Rulings
 	b, err := os.ReadFile(out)
@@ -261,7 +262,7 @@ func TestAuditFIFOPhoto(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, _, stderr := execute(t, fakeAudit, manifest, "--json", out, "--db", filepath.Join(t.TempDir(), "f.db"))
 	assert.Equal(t, 2, code)
-	assert.Equal(t, "tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: not a regular file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
+	assert.Equal(t, "tearcam: ann-3.jpg: not a readable image (Ann's tear 3 is ruled undecided)\n"+"tearcam: "+manifest+`:8: player "Ann": tear 2: ann-2.jpg: not a regular file (that tear is ruled undecided; every other ruling was written)`+"\n", stderr)
 	var got judge.Rulings
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)

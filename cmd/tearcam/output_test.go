@@ -231,7 +231,8 @@ func TestAuditReadOnlyFolders(t *testing.T) {
 		{"default database, read-only manifest folder and working folder", ro, []string{"session.yaml"}, 2,
 			"tearcam: session database: the manifest's folder . is not writable: choose a database file in a writable folder with --db\n"},
 		{"default database, read-only manifest folder, writable working folder", rw, []string{manifest}, 0,
-			ro + " is read-only: session database in tearcam.db (choose another with --db)\n"},
+			ro + " is read-only: session database in tearcam.db (choose another with --db)\n" +
+				"tearcam: ann-3.jpg: not a readable image (Ann's tear 3 is ruled undecided)\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
