@@ -273,7 +273,8 @@ type Ruling struct {
 // SaveRuling records a ruling as the player's current ruling on tear r.Index, durably: when
 // it returns the ruling is committed. A ruling already stored under the same key is made
 // current again instead (keeping its measurement and the run that computed it; the ruling
-// is replaced, as the judge re-rules a re-used measurement). A last_ditch ruling also
+// is replaced, as the judge re-rules a re-used measurement: a GM's ruling given or changed
+// since is recorded so, with its verdict in the gm_verdict column). A last_ditch ruling also
 // records a last_ditch event.
 func (db *DB) SaveRuling(ctx context.Context, r Ruling) (int64, error) {
 	js, err := json.Marshal(r.Ruling)
@@ -290,13 +291,17 @@ func (db *DB) SaveRuling(ctx context.Context, r Ruling) (int64, error) {
 			r.PlayerID, r.Index, r.Key); err != nil {
 			return err
 		}
+		gm := ""
+		if r.Ruling.GMRuling != nil {
+			gm = string(r.Ruling.GMRuling.Verdict)
+		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO rulings (player_id, tear_index, input_key, current, photo_id, kind, skill, verdict,
-				ruling_json, measurement_json, run_id, created_at)
-			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
+				gm_verdict, ruling_json, measurement_json, run_id, created_at)
+			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (player_id, tear_index, input_key) DO UPDATE SET current = 1, kind = excluded.kind,
-				skill = excluded.skill, verdict = excluded.verdict, ruling_json = excluded.ruling_json
+				skill = excluded.skill, verdict = excluded.verdict, gm_verdict = excluded.gm_verdict, ruling_json = excluded.ruling_json
 			RETURNING id`, r.PlayerID, r.Index, r.Key, photo, string(r.Ruling.Kind), r.Ruling.Skill, string(r.Ruling.Verdict),
-			string(js), string(r.Measurement), nullID(r.RunID), db.now()).Scan(&id); err != nil {
+			gm, string(js), string(r.Measurement), nullID(r.RunID), db.now()).Scan(&id); err != nil {
 			return err
 		}
 		if len(r.Annotated) > 0 {

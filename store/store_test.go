@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -44,7 +45,7 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 		require.NoError(t, err)
 		names, err := db.Migrations(context.Background())
 		require.NoError(t, err)
-		assert.Equal(t, []string{"0001_init.sql", "0002_images.sql"}, names)
+		assert.Equal(t, []string{"0001_init.sql", "0002_images.sql", "0003_gm_verdict.sql"}, names)
 		require.NoError(t, db.Close())
 	}
 	_, err := store.Open(filepath.Join(t.TempDir(), "no", "such", "folder", "t.db"))
@@ -198,4 +199,37 @@ func TestSessionName(t *testing.T) {
 	assert.Equal(t, "b/session.yaml", store.SessionName("a/b/session.yaml", "a/out.db"))
 	abs, _ := filepath.Abs("a/b/session.yaml")
 	assert.Equal(t, filepath.ToSlash(abs), store.SessionName("a/b/session.yaml", "c/out.db"))
+}
+
+// TestGMVerdictColumn: a ruling with a GM's ruling keeps it in ruling_json and its verdict in
+// gm_verdict beside tearcam's; a re-rule of the same measurement (the GM's ruling changed)
+// replaces both.
+func TestGMVerdictColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gm.db")
+	db, err := store.Open(path)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, pid, run := seed(t, db)
+	r := ruling(1, judge.Undecided, 7, 11)
+	for _, gm := range []judge.Verdict{judge.FauxPas, judge.Valid} {
+		r.GMRuling = &judge.GMRuling{Verdict: gm, Faults: []judge.Fault{}}
+		if gm == judge.FauxPas {
+			r.GMRuling.Faults = []judge.Fault{judge.FaultNoFullLetter}
+		}
+		_, err = db.SaveRuling(ctx, store.Ruling{PlayerID: pid, Index: 1, Key: "k1", Ruling: r, RunID: run})
+		require.NoError(t, err)
+		got, err := db.FindRuling(ctx, pid, 1, "k1")
+		require.NoError(t, err)
+		require.NotNil(t, got.Ruling.GMRuling)
+		assert.Equal(t, *r.GMRuling, *got.Ruling.GMRuling)
+
+		raw, err := sql.Open("sqlite", "file:"+path)
+		require.NoError(t, err)
+		var verdict, gmVerdict string
+		require.NoError(t, raw.QueryRow("SELECT verdict, gm_verdict FROM rulings WHERE tear_index = 1 AND current = 1").Scan(&verdict, &gmVerdict))
+		require.NoError(t, raw.Close())
+		assert.Equal(t, "undecided", verdict, "tearcam's own")
+		assert.Equal(t, string(gm), gmVerdict)
+	}
+	require.NoError(t, db.Close())
 }
