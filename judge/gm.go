@@ -328,7 +328,8 @@ func (c *Character) applyGM(index int, t Tear, m Measurement, d decision, gm *GM
 	case tooLittle:
 		c.out, c.outAt = OutTooLittlePaper, index
 		r.Notes = append(r.Notes, "a tear was asked of a sheet whose remaining paper cannot cover the template")
-	case c.noSkillsLeft():
+	case len(c.skills) > 0 && c.noSkillsLeft():
+		// (No skills at all is discovery mode: none declared yet, not none left.)
 		c.out, c.outAt = OutNoSkillsLeft, index
 	case c.owed > 0 && !c.paper:
 		c.out, c.outAt = OutTooLittlePaper, index

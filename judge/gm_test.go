@@ -3,6 +3,8 @@ package judge
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -205,4 +207,89 @@ func TestGMRulingJSON(t *testing.T) {
 	assert.Equal(t, map[string]any{"verdict": "faux_pas", "faults": []any{"no_full_letter"},
 		"remaining": map[string]any{"Axe": 3.0, "Hop": 2.0}, "note": "grip changed"}, got["gm_ruling"])
 	assert.Equal(t, 1.0, got["owed_tears"])
+}
+
+// TestGMRulingNoSkillsDeclared: in discovery mode (no skills declared yet) a GM's ruling owes
+// tears as ruled but never puts the character out for having no skill left.
+func TestGMRulingNoSkillsDeclared(t *testing.T) {
+	c := NewCharacter("Ann", nil, nil)
+	r := c.RuleGM(1, Tear{Kind: KindPenalty}, Measurement{Refused: "no skills declared for Ann"}, &GMRuling{Verdict: FauxPas, Faults: []Fault{FaultPieceTooSmall}})
+	assert.False(t, r.Out)
+	assert.Equal(t, 1, r.OwedTears)
+}
+
+// TestGMRulingInvariants: random tears, each undecided one ruled by the GM at random (a count
+// per skill no higher than before): tearcam's own verdict, faults and reason are what Rule
+// gives; owed tears follow the GM's verdict; the GM's counts are the letters left; out is
+// sticky, and no letter left puts the character out.
+func TestGMRulingInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	kinds := []Kind{KindUse, KindDamage, KindPenalty}
+	allStates := []LetterState{LetterOnSheet, LetterOnSheet, LetterRemoved, LetterCut, LetterUnknown, LetterAmbiguous, LetterRemovedOrCut}
+	randStates := func() []LetterState {
+		out := make([]LetterState, 3)
+		for i := range out {
+			out[i] = allStates[rng.IntN(len(allStates))]
+		}
+		return out
+	}
+	failures, ruled := 0, 0
+	for seq := 0; seq < 1000 && failures < 10; seq++ {
+		c := newHopAxe()
+		prev := TearRuling{Skills: c.Skills(), PaperFitsTemplate: true}
+		for i := 1; i <= 6; i++ {
+			tear := Tear{Kind: kinds[rng.IntN(len(kinds))], Skill: []string{"Hop", "Axe"}[rng.IntN(2)]}
+			m := Measurement{RemovedAreaMM2: 500, Pieces: 1 + rng.IntN(2), EdgeToEdge: rng.IntN(4) != 0, TemplateFits: rng.IntN(4) != 0,
+				PaperFitsTemplate: rng.IntN(6) != 0, Letters: []SkillLetters{{Name: "Hop", States: randStates()}, {Name: "Axe", States: randStates()}}}
+			if rng.IntN(6) == 0 {
+				m = Measurement{Refused: "blurred"}
+			}
+			own := c.clone().Rule(i, tear, m)
+			var gm *GMRuling
+			if own.Verdict == Undecided && !prev.Out {
+				gm = &GMRuling{Verdict: Valid}
+				if rng.IntN(2) == 0 {
+					gm = &GMRuling{Verdict: FauxPas, Faults: []Fault{AllFaults[rng.IntN(len(AllFaults))]}}
+				}
+				if rng.IntN(2) == 0 {
+					gm.Remaining = map[string]int{"Hop": rng.IntN(prev.Skills[0].Remaining + 1), "Axe": rng.IntN(prev.Skills[1].Remaining + 1)}
+				}
+				require.NoError(t, gm.Check([]string{"Hop", "Axe"}))
+				ruled++
+			}
+			r := c.RuleGM(i, tear, m, gm)
+			fail := func(format string, a ...any) {
+				failures++
+				t.Errorf("sequence %d tear %d (%+v, gm %+v): "+format, append([]any{seq, i, tear, gm}, a...)...)
+			}
+			if r.Verdict != own.Verdict || !slices.Equal(r.Faults, own.Faults) || r.UndecidedReason != own.UndecidedReason {
+				fail("tearcam's ruling %s %v %q became %s %v %q", own.Verdict, own.Faults, own.UndecidedReason, r.Verdict, r.Faults, r.UndecidedReason)
+			}
+			if gm != nil && !r.Out {
+				want := prev.OwedTears
+				if tear.Kind == KindPenalty && want > 0 {
+					want--
+				}
+				if gm.Verdict == FauxPas {
+					want++
+				}
+				if r.OwedTears != want {
+					fail("owed %d, want %d", r.OwedTears, want)
+				}
+			}
+			if gm != nil && gm.Remaining != nil {
+				if got := remaining(r.Skills); got[0] != gm.Remaining["Hop"] || got[1] != gm.Remaining["Axe"] {
+					fail("letters left %v, the GM counted %v", got, gm.Remaining)
+				}
+			}
+			if prev.Out && (!r.Out || r.OutReason != prev.OutReason) {
+				fail("out %s became %v/%s", prev.OutReason, r.Out, r.OutReason)
+			}
+			if gm != nil && slices.Max(remaining(r.Skills)) == 0 && !r.Out {
+				fail("no letter left but not out")
+			}
+			prev = r
+		}
+	}
+	assert.Greater(t, ruled, 500, "the GM ruled enough tears")
 }
