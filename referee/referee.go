@@ -393,7 +393,15 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if !reused {
 			meas, after, measured, partial = pa.measure(t, data, readErr, before, wasOut, next)
-			if meas.Refused == "" && measured != nil && len(skipped) > 0 {
+			switch {
+			case meas.Refused != "" || measured == nil || len(skipped) == 0:
+			case meas.Pieces == 0:
+				// No paper missing since the sheet before the unmeasured tears: neither they nor
+				// this one removed any (a tester: an untorn photo after a missing one was
+				// undecided, though nothing was removed at all).
+				meas.Notes = append(meas.Notes, fmt.Sprintf("measured against the sheet before tear %d, whose photo could not be measured: "+
+					"no paper is missing since then, so that tear removed none either", skipped[0]))
+			default:
 				// Structured: what this tear removed is in doubt, but the letters left after it
 				// are measured (judge applies them; a letter torn off is gone either way).
 				meas.Uncertain = append(meas.Uncertain, judge.Doubt{About: judge.AboutRemoved,

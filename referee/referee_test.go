@@ -595,3 +595,42 @@ func TestGMRulingRedrawsRefusedPhoto(t *testing.T) {
 	require.Len(t, le.drawn, 1, "bo-2.jpg only: bo-1's ruling and bo-3's measured image are as they were")
 	assert.Contains(t, le.drawn[0], "undecided → GM ruled valid")
 }
+
+// TestNothingRemovedAfterUnmeasuredTear: a tear measured against the sheet before an
+// unmeasured one (its photo not an image) that finds no paper missing at all removed
+// nothing, and neither did the unmeasured tear: nothing_removed for certain, with a note
+// (a tester: it was undecided, "cannot be told apart"). With paper missing it stays
+// undecided.
+func TestNothingRemovedAfterUnmeasuredTear(t *testing.T) {
+	nothing := fake.Photo{PaperFits: true}
+	torn := fake.Photo{RemovedAreaMM2: 1520.44, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RRSSSSS"}}
+	m := writeSession(t, `paper: a4
+players:
+  - name: Ann
+    skills: [Archery]
+    sheet: ann-0.jpg
+    tears:
+      - {photo: ann-1.jpg, kind: use, skill: Archery}
+      - {photo: ann-2.jpg, kind: use, skill: Archery}
+  - name: Bo
+    skills: [Archery]
+    sheet: bo-0.jpg
+    tears:
+      - {photo: bo-1.jpg, kind: use, skill: Archery}
+      - {photo: bo-2.jpg, kind: use, skill: Archery}
+`, map[string][]byte{
+		"ann-0.jpg": fake.JSON(fake.Sheet{Sheet: true}), "ann-1.jpg": []byte("GIF89a garbage"), "ann-2.jpg": fake.JSON(nothing),
+		"bo-0.jpg": fake.JSON(fake.Sheet{Sheet: true}), "bo-1.jpg": []byte("GIF89a garbage"), "bo-2.jpg": fake.JSON(torn),
+	})
+	r, _ := newReferee(nil)
+	res, err := r.Audit(context.Background(), m)
+	require.NoError(t, err)
+	ann := res.Rulings.Players[0].Tears[1]
+	assert.Equal(t, judge.FauxPas, ann.Verdict, ann.UndecidedReason)
+	assert.Equal(t, []judge.Fault{judge.FaultNothingRemoved}, ann.Faults)
+	assert.Contains(t, ann.Notes, "measured against the sheet before tear 1, whose photo could not be measured: no paper is missing since then, so that tear removed none either")
+	bo := res.Rulings.Players[1].Tears[1]
+	assert.Equal(t, judge.Undecided, bo.Verdict)
+	assert.Contains(t, bo.UndecidedReason, "cannot be told apart from this one's")
+}
