@@ -161,7 +161,7 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 	if k, ok := skillOf(st, skill); ok && err == nil && !k.Measured && k.Remaining > 0 && c.warn != nil {
 		// A count above 0 that is not certain (an unmeasured tear since, a letter too close
 		// to call, a weak read): the skill is used, and the GM is told to look.
-		fmt.Fprintf(c.warn, "note: %s: tearcam's count of %d %s of %q left is not certain (the last ruling's notes say why); the GM confirms a full letter of it is on the sheet\n", c.Player, k.Remaining, plural(k.Remaining, "letter", "letters"), k.Name)
+		fmt.Fprintf(c.warn, "note: %s: tearcam's count of %d %s of %q left is not certain (the last ruling's notes say why): the GM looks at the sheet, and if no full letter of it is left there, the skill is lost and this roll does not stand\n", c.Player, k.Remaining, plural(k.Remaining, "letter", "letters"), k.Name)
 	}
 	if err == nil && st.Owed > 0 && c.warn != nil {
 		fmt.Fprintf(c.warn, "note: %s still owes %d %s after a faux pas\n", c.Player, st.Owed, plural(st.Owed, "tear", "tears"))

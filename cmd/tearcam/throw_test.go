@@ -413,7 +413,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	o.DB, o.Player, o.Skill, o.OpenSource = "t.db", "Ann", "Archery", stub.opener()
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	require.NoError(t, runThrow(o))
-	assert.Equal(t, "note: Ann: tearcam's count of 7 letters of \"Archery\" left is not certain (the last ruling's notes say why); the GM confirms a full letter of it is on the sheet\n", errOut.String())
+	assert.Equal(t, "note: Ann: tearcam's count of 7 letters of \"Archery\" left is not certain (the last ruling's notes say why): the GM looks at the sheet, and if no full letter of it is left there, the skill is lost and this roll does not stand\n", errOut.String())
 
 	// --gm-confirms lets a skill whose 0 left is not certain be used, says so on stderr and
 	// records it; it does not override a loss that is certain.
