@@ -854,7 +854,8 @@ func AnnotationLines(r judge.TearRuling) []string {
 		lines = append(lines, "undecided: "+r.UndecidedReason)
 	}
 	if r.GMRuling != nil {
-		lines = append(lines, judge.GMLine(r))
+		// The image's font is ASCII: the arrow is drawn as "->".
+		lines = append(lines, strings.ReplaceAll(judge.GMLine(r), "→", "->"))
 	}
 	if len(r.Skills) > 0 {
 		lines = append(lines, judge.LettersLeftLabel(r)+": "+judge.LettersLeft(r.Skills))

@@ -593,7 +593,7 @@ func TestGMRulingRedrawsRefusedPhoto(t *testing.T) {
 		"      - {photo: bo-2.jpg, kind: use, skill: Cooking, gm: {verdict: valid}}\n", 1)), 0o644))
 	le := audit()
 	require.Len(t, le.drawn, 1, "bo-2.jpg only: bo-1's ruling and bo-3's measured image are as they were")
-	assert.Contains(t, le.drawn[0], "undecided → GM ruled valid")
+	assert.Contains(t, le.drawn[0], "undecided -> GM ruled valid", "ASCII: the image's font has no arrow")
 }
 
 // TestNothingRemovedAfterUnmeasuredTear: a tear measured against the sheet before an
