@@ -532,6 +532,11 @@ func TestGMRulingReRulesReusedMeasurement(t *testing.T) {
 			require.NotNil(t, stored[0].Ruling.GMRuling, "the store keeps the GM's ruling")
 			assert.Equal(t, *bo.Tears[0].GMRuling, *stored[0].Ruling.GMRuling)
 			assert.Equal(t, tc.owed, stored[0].Ruling.OwedTears)
+			// throw and check read the standing from the store: it follows the GM too.
+			st, err := db.PlayerState(ctx, "session.yaml", "Bo")
+			require.NoError(t, err)
+			assert.Equal(t, tc.out != judge.OutNone, st.Out)
+			assert.Equal(t, tc.owed, st.Owed)
 		})
 	}
 }
