@@ -495,6 +495,15 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces,
 			Text: fmt.Sprintf("removed pieces joined only by a strip of missing paper along the sheet's edge, narrower than %g mm but %.2f mm deep (more than the registration residual explains): one piece torn along the edge, or the sheet misaligned there", SliverMM, joined)})
 	}
+	if len(pieces) >= 2 {
+		labels := make([]int, len(pieces))
+		for i, p := range pieces {
+			labels[i] = p.label
+		}
+		if g := pieceGapDoubt(lb, labels, am, w, h, ppm, resid); g != "" {
+			m.Uncertain = append(m.Uncertain, judge.Doubt{About: judge.AboutPieces, Text: g})
+		}
+	}
 	tr("x.parts")
 	m.Uncertain = append(m.Uncertain, tableCutDoubts(before, after, res)...)
 	if covered != "" {
