@@ -309,6 +309,34 @@ type decision struct {
 	lettersDoubted bool
 	left           [][]bool // per skill, its letters left after the tear; nil: unchanged
 	doubtful       [][]bool // per skill, letters counted as left that were measured ambiguous
+	// advice: what the GM looks at to settle the doubts in undecided (advise).
+	advice []string
+}
+
+// advise adds what the GM looks at to settle a doubt, once.
+func (d *decision) advise(s string) {
+	if !slices.Contains(d.advice, s) {
+		d.advice = append(d.advice, s)
+	}
+}
+
+// Advice on the sheet in hand for each fault a doubt can flip (a tester: 17 of 26 undecided
+// reasons on a held-out set told the GM nothing to do).
+func faultAdvice(f Fault, skill string) string {
+	switch f {
+	case FaultNoFullLetter:
+		if skill == "" {
+			return "looks at the paper torn off for a letter of a skill wholly on it (none: no_full_letter)"
+		}
+		return fmt.Sprintf("looks at the paper torn off for a letter of %q wholly on it (none: no_full_letter)", skill)
+	case FaultPieceTooSmall:
+		return "lays the template on the paper torn off (it does not fit inside: piece_too_small)"
+	case FaultNotEdgeToEdge:
+		return "looks whether the paper torn off reaches the sheet's edge (it does not: not_edge_to_edge)"
+	case FaultSeveralPieces:
+		return "counts the pieces torn off (more than one: several_pieces)"
+	}
+	return "compares the sheet with its photo before this tear"
 }
 
 func (c *Character) decide(t Tear, m Measurement) decision {
@@ -503,6 +531,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	}
 	for _, s := range m.Doubts {
 		d.undecided = append(d.undecided, "a measurement is in doubt: "+s)
+		d.advise(faultAdvice("", ""))
 		d.lettersDoubted = true
 	}
 	for _, u := range m.Uncertain {
@@ -519,6 +548,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 			continue
 		}
 		d.undecided = append(d.undecided, inDoubt(u)+": "+u.Text)
+		d.advise(faultAdvice("", ""))
 	}
 	if len(doubted) > 0 {
 		certain := slices.DeleteFunc(slices.Clone(d.faults), func(f Fault) bool { return doubted[f] != nil })
@@ -536,11 +566,19 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				}
 			} else {
 				d.undecided = append(d.undecided, ws...)
+				sk := ""
+				if named >= 0 {
+					sk = c.skills[named].name
+				}
+				d.advise(faultAdvice(f, sk))
 			}
 		}
 		if len(certain) > 0 {
 			d.faults = certain
 		}
+	}
+	if len(d.undecided) > 0 && len(d.advice) > 0 {
+		d.undecided = append(d.undecided, "to settle it, the GM "+strings.Join(d.advice, ", and ")+", then records the ruling on this tear (gm: in the manifest)")
 	}
 	return d
 }

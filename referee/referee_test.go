@@ -134,7 +134,8 @@ func TestAuditRulesEveryTear(t *testing.T) {
 	// measurement, so it cannot be ruled with certainty.
 	assert.Equal(t, judge.Undecided, bo.Tears[2].Verdict)
 	assert.Equal(t, "the removed area's measurement is in doubt: measured against the sheet before tear 1, whose photo could not be measured: "+
-		"the paper removed by that tear cannot be told apart from this one's", bo.Tears[2].UndecidedReason)
+		"the paper removed by that tear cannot be told apart from this one's; "+
+		"to settle it, the GM compares the sheet with its photo before this tear, then records the ruling on this tear (gm: in the manifest)", bo.Tears[2].UndecidedReason)
 	assert.False(t, bo.Tears[2].Out)
 	// Its letters are measured all the same: applied, not carried from before.
 	assert.False(t, bo.Tears[2].LettersAsBefore)
@@ -171,7 +172,8 @@ players:
 	assert.Contains(t, tears[0].Notes, "letters left not measured (not located on the fresh sheet, so counted as left): Dancing 7")
 	assert.Contains(t, referee.AnnotationLines(tears[0]), "letters left: Archery 5, Dancing 7? (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read)")
 	assert.Equal(t, judge.Undecided, tears[1].Verdict)
-	assert.Equal(t, `the letters of "Dancing" (the skill torn for) were not located: whether a full letter of it was removed cannot be told`, tears[1].UndecidedReason)
+	assert.Equal(t, `the letters of "Dancing" (the skill torn for) were not located: whether a full letter of it was removed cannot be told; `+
+		`to settle it, the GM looks at the paper torn off for a letter of "Dancing" wholly on it (none: no_full_letter), then records the ruling on this tear (gm: in the manifest)`, tears[1].UndecidedReason)
 	b := jsonOf(t, res.Rulings)
 	assert.Contains(t, string(b), `"name": "Dancing",
               "remaining": 7,
