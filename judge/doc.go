@@ -44,4 +44,8 @@
 //     shrinks: once the template does not fit, it never fits again.
 //   - last_ditch is ruled valid, records hit or miss, and puts the character out. Every
 //     tear after the character is out is undecided, saying since when and why.
+//   - The GM's ruling on a tear (RuleGM, GMRuling) keeps tearcam's own verdict, faults and
+//     undecided reason, records the GM's beside them (with where it overrules a decided
+//     ruling), and the state carried to later tears follows the GM: letters left (the GM's
+//     counts, else as measured), owed tears, paper, out.
 package judge
