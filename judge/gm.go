@@ -29,8 +29,9 @@ type GMRuling struct {
 	Out  OutReason `json:"out,omitempty"`
 	Note string    `json:"note,omitempty"` // the GM's words, for the record
 	// Overrules is set by the judge: where the GM's ruling differs from what tearcam ruled for
-	// certain (its verdict and faults when it decided the tear, a letter count it measured,
-	// paper_fits_template, out), one line each; empty when it does not.
+	// certain (its verdict and faults when it decided the tear, a letter count it measured
+	// after the tear, paper_fits_template and out on a tear it decided), one line each; empty
+	// when it does not.
 	Overrules []string `json:"overrules,omitempty"`
 }
 
@@ -230,7 +231,9 @@ func overrules(own, r TearRuling, g GMRuling) []string {
 		out = append(out, "verdict: tearcam ruled "+verdictLabel(own.Verdict, own.Faults))
 	}
 	for i, s := range own.Skills {
-		if i < len(r.Skills) && s.Measured && own.Verdict != Undecided && r.Skills[i].Remaining != s.Remaining {
+		// A count tearcam measured (an undecided tear's letters are applied as measured too,
+		// unless nothing after it was).
+		if i < len(r.Skills) && s.Measured && !own.LettersAsBefore && r.Skills[i].Remaining != s.Remaining {
 			out = append(out, fmt.Sprintf("%s: tearcam measured %d letters left", s.Name, s.Remaining))
 		}
 	}

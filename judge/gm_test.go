@@ -86,6 +86,19 @@ func TestGMRulingWorkedExamples(t *testing.T) {
 			},
 		},
 		{
+			// Undecided (the template's fit in the piece within measurement error, the only
+			// fault in question), but the letters are measured: H of Hop removed, 2 left. The
+			// GM counts Hop 1: a measured count overruled, said so.
+			name: "GM count overrules a measured count on an undecided tear",
+			steps: []step{
+				{tear: use("Hop"), m: with(meas("ROO", "OOO"), func(m *Measurement) {
+					m.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "within 1 mm"}}
+					m.TemplateFits = false
+				}), gm: &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 1}}, verdict: Undecided,
+					skills: left(1, 3, true), over: []string{"Hop: tearcam measured 2 letters left"}},
+			},
+		},
+		{
 			// A faux pas owes a tear; the GM rules the paper left cannot cover the template: the
 			// owed tear is asked now, so the character is out (too_little_paper).
 			name: "owed tear and no paper: out",
