@@ -14,3 +14,6 @@ func RoundTripMeasurement(m judge.Measurement) (judge.Measurement, error) {
 	m, _, err = decodeMeasurement(b)
 	return m, err
 }
+
+// RetakeHint exports retakeHint for tests.
+func RetakeHint(err error) string { return retakeHint(err) }

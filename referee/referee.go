@@ -916,9 +916,13 @@ func retakeHint(err error) string {
 	case errors.Is(err, vision.ErrPaperMask), errors.Is(err, vision.ErrNoSheet):
 		how = "on a plain table of another colour than the paper"
 	case errors.Is(err, vision.ErrRegistration), errors.Is(err, vision.ErrBlankFrame), errors.Is(err, vision.ErrSeveralSheets):
-		how = "with the whole sheet flat, lit and in focus, alone in view"
+		// A small remnant shows few of the fresh sheet's features at a distance: closer,
+		// it shows more (a tester: the advice described the refused photo as it was).
+		how = "with the whole sheet flat, lit and in focus, alone in view, and close enough that it fills most of the photo"
 	case err == nil:
-		how = "with nothing on the sheet"
+		// Something that looks like neither paper nor the table: an object, a hand, or a
+		// hole showing a shade of the table the photo does not show elsewhere.
+		how = "with nothing on the sheet; if nothing was on it, the GM looks for a hole there"
 	default:
 		return ""
 	}

@@ -21,6 +21,7 @@ import (
 	"tearcam/store"
 	"tearcam/store/storetest"
 	"tearcam/template"
+	"tearcam/vision"
 )
 
 // writeSession writes a manifest and its fake photos into a new folder and loads it.
@@ -640,4 +641,15 @@ players:
 	bo := res.Rulings.Players[1].Tears[1]
 	assert.Equal(t, judge.Undecided, bo.Verdict)
 	assert.Contains(t, bo.UndecidedReason, "cannot be told apart from this one's")
+}
+
+// TestRetakeHint: a refused photo's reason says how to photograph the sheet again, fitting
+// the refusal: closer for a registration that found too few features (a small remnant shows
+// few at a distance), and what to look for when nothing was on the sheet.
+func TestRetakeHint(t *testing.T) {
+	reg := referee.RetakeHint(fmt.Errorf("%w: only 9 consistent feature matches", vision.ErrRegistration))
+	assert.Contains(t, reg, "close enough that it fills most of the photo")
+	assert.True(t, strings.HasSuffix(reg, "), or the GM rules"), reg)
+	assert.Contains(t, referee.RetakeHint(nil), "if nothing was on it, the GM looks for a hole there")
+	assert.Contains(t, referee.RetakeHint(vision.ErrSheetCutOff), "with the whole sheet in view")
 }
