@@ -295,12 +295,14 @@ func TestFaintWordNextToBlackInk(t *testing.T) {
 // case-012): "Dog Tr" 300x122 px along 6 degrees, and "aining", 190x100 px, whose g's loop
 // turns its axis to 31 degrees. Along the short piece's axis the long one lies 153 px off
 // the line (over 0.8 of the 122 px height), along the long one's 50 px: they were never read
-// as one, and the skill was not located.
+// as one, and the skill was not located. The cases from seed 11 are the regions found on
+// its fresh sheets (centre, direction, extent along and across it, core band height).
 func TestInLine(t *testing.T) {
 	reg := func(cx, cy, deg, long, high float64) *region {
 		th := deg * math.Pi / 180
 		return &region{cx: cx, cy: cy, ux: math.Cos(th), uy: math.Sin(th), u0: -long / 2, u1: long / 2, v0: -high / 2, v1: high / 2}
 	}
+	cored := func(rg *region, core float64) *region { rg.core = core; return rg }
 	dog := reg(204, 212, 6, 300, 122)
 	cases := []struct {
 		name string
@@ -314,6 +316,29 @@ func TestInLine(t *testing.T) {
 		{"a line below, level", dog, reg(464-18, 188+172, 6, 190, 100), false},
 		{"far along the line", dog, reg(204+300+2.6*122+95, 212+0.1*(300+2.6*122+95), 6, 190, 100), false},
 		{"letters three times the size", dog, reg(464, 188, 6, 190, 400), false},
+		// lead-synth11 case-008 "Intimidation" (dkgIt, cap 17.5 mm, 4 px/mm): "Intimidati"
+		// 303x108 px at -16 degrees (core band 48 px) and "on", 73x40 px at -31 (core 27),
+		// 2.7 times lower than the ascenders' height but as high as the core band: one line.
+		// "Dancing", written down the sheet beside it (162x43 px at -88 degrees, 42 mm from
+		// it), is not in its line, though its box reaches across it.
+		{"letters without ascenders", cored(reg(394.1, 166.0, -16.0, 303, 108), 48), cored(reg(576.0, 129.2, -30.9, 73, 40), 27), true},
+		{"a word across the line", cored(reg(394.1, 166.0, -16.0, 303, 108), 48), cored(reg(158.5, 193.2, -87.8, 162, 43), 26), false},
+		// The same "on" level with the line (its box no higher across it), then with a core
+		// band under 1/2.2 of the line's: smaller letters.
+		{"letters without ascenders, level", cored(reg(394.1, 166.0, -16.0, 303, 108), 48), cored(reg(576.0, 129.2, -16, 73, 40), 27), true},
+		{"smaller letters without ascenders", cored(reg(394.1, 166.0, -16.0, 303, 108), 48), cored(reg(576.0, 129.2, -16, 73, 40), 20), false},
+		{"core bands not measured", reg(394.1, 166.0, -16.0, 303, 108), reg(576.0, 129.2, -16, 73, 40), false},
+		// lead-synth6 case-003 "Herbalism" (dkgIt, cap 16.1 mm, at 66 degrees) in three
+		// regions: its last piece 174x81 px at 56 degrees and the middle one, 129x55 px, its
+		// axis turned to 21 degrees by its ascenders.
+		{"a piece turned 35 degrees", cored(reg(628.0, 989.3, 56.2, 174, 81), 47), cored(reg(579.5, 871.0, 21.3, 129, 55), 22), true},
+		// lead-synth11 case-019 "Cryptography" (dkgIt, cap 6.7 mm) in four regions: most
+		// of it, 114x59 px at -26 degrees (core 18), the C, 40x19 at -71, and two pieces of
+		// its end, 51x16 at -79 and 39x10 at -78, each lying along its tallest stroke.
+		{"the C across the line", cored(reg(185.4, 735.2, -26.4, 114, 59), 18), cored(reg(256.4, 712.1, -71.2, 40, 19), 17), true},
+		{"a piece of the end across the line", cored(reg(185.4, 735.2, -26.4, 114, 59), 18), cored(reg(127.5, 767.3, -78.5, 51, 16), 6), true},
+		{"the last piece across the line", cored(reg(185.4, 735.2, -26.4, 114, 59), 18), cored(reg(105.6, 778.3, -78.2, 39, 10), 4), true},
+		{"a piece a line below", cored(reg(185.4, 735.2, -26.4, 114, 59), 18), cored(reg(127.5+0.44*80, 767.3+0.9*80, -78.5, 51, 16), 6), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

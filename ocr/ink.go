@@ -530,6 +530,8 @@ type region struct {
 	full *region
 	// tilted marks a view turned off the region's estimated direction (see tiltedViews).
 	tilted bool
+	// core is the height of its core band along its estimated direction (see coreHeight).
+	core float64
 }
 
 // lastLook reports whether the region is a view made in the last search among the ink no
@@ -917,6 +919,7 @@ func (im *inkMap) newRegion(comps []int) *region {
 	if short > 60*im.pxPerMM {
 		return nil
 	}
+	rg.core = im.coreHeight(rg)
 	return rg
 }
 

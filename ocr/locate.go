@@ -3,6 +3,7 @@ package ocr
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -543,33 +544,47 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 			}
 		}
 	}
-	// Three pieces: a pair and a third region in line with the pair read as one (a large
-	// word in a script with wide gaps between its letters, "Herbalism" at 16 mm in three
-	// regions, its pieces too short for their own directions to tell the line).
-	seen3 := map[[3]int]bool{}
-	var triples []*candidate
+	// Three or four pieces: a group and one more region in line with the group read as one
+	// (a large word in a script with wide gaps between its letters, "Herbalism" at 16 mm in
+	// three regions, its pieces too short for their own directions to tell the line;
+	// "Cryptography" at 6.7 mm in four, its C and two letters of its end apart).
+	seenN := map[string]bool{}
+	var lines []*candidate
+	type group struct {
+		idx []int
+		c   *candidate
+	}
+	var grow []group
 	for _, p := range pairs {
-		for k := range regions {
-			if k == p.i || k == p.j || !seenRg[regions[k]] {
-				continue
-			}
-			idx := []int{p.i, p.j, k}
-			sort.Ints(idx)
-			key := [3]int{idx[0], idx[1], idx[2]}
-			if seen3[key] || !inLine(p.c.rg, regions[k]) {
-				continue
-			}
-			seen3[key] = true
-			if c := joined(idx...); c != nil {
-				triples = append(triples, c)
+		grow = append(grow, group{[]int{p.i, p.j}, p.c})
+	}
+	for n := 3; n <= maxLinePieces; n++ {
+		var next []group
+		for _, g := range grow {
+			for k := range regions {
+				if slices.Contains(g.idx, k) || !seenRg[regions[k]] {
+					continue
+				}
+				idx := append(append([]int{}, g.idx...), k)
+				sort.Ints(idx)
+				key := fmt.Sprint(idx)
+				if seenN[key] || !inLine(g.c.rg, regions[k]) {
+					continue
+				}
+				seenN[key] = true
+				if c := joined(idx...); c != nil {
+					lines = append(lines, c)
+					next = append(next, group{idx, c})
+				}
 			}
 		}
+		grow = next
 	}
 	for _, p := range pairs {
 		p.c.addViews(im, &views)
 		extra = append(extra, p.c)
 	}
-	for _, c := range triples {
+	for _, c := range lines {
 		c.addViews(im, &views)
 		extra = append(extra, c)
 	}
@@ -583,6 +598,9 @@ func (l *Locator) matchSkills(im *inkMap, regions []*region, cands []*candidate,
 	}
 	return l.rereadClipped(im, all, res, skills, folded, whitelist, letters, b), all
 }
+
+// maxLinePieces is the most word regions read as one line (see matchSkills).
+const maxLinePieces = 4
 
 // Twin reads: when the search was cut short, the ink left unread may hold the skill written
 // a second time (a form holding "STREET" twice: the second, as large as the first, was
@@ -903,28 +921,57 @@ func ownerOf(cands []*candidate, v *view) *candidate {
 
 // inLine reports whether two regions could be two pieces of one line of writing: similar
 // reading direction, similar letter height, and a gap of at most about two letter heights
-// along that direction. The direction is the more elongated region's: a short word's axis
-// is turned by its descender loops and capitals (the "ining" of a large "Dog Training",
-// its g's loop as large as a letter, lay 25 degrees off its line), a long one's much less.
+// along that direction. The direction is the larger region's (its box's area): a short
+// word's axis is turned by its descender loops and capitals (the "ining" of a large "Dog
+// Training", its g's loop as large as a letter, lay 25 degrees off its line), a long one's
+// much less, and a piece of a letter or two lies along its tallest stroke, across the line
+// (a piece of a "Cryptography" written with gaps, 51x16 px at 53 degrees to its line). The
+// smaller region is measured by its box's extent along that direction and across it; when
+// it is longer than the larger's letters are high, its own direction must be within 45
+// degrees of the line's ("Dancing" written down the sheet beside the start of
+// "Intimidation" is not in its line). A piece of letters without ascenders or descenders
+// (the "on" of "Intimidation", 40 px high beside the 108 px of "Intimidati", whose core band
+// is 48 px) is as high as the other's core band, not its ascenders: the heights are also
+// compared with the larger's core band (region.core; 0 when not measured, see coreHigh).
 func inLine(a, b *region) bool {
-	if (b.u1-b.u0)*(a.v1-a.v0) > (a.u1-a.u0)*(b.v1-b.v0) {
+	if (b.u1-b.u0)*(b.v1-b.v0) > (a.u1-a.u0)*(a.v1-a.v0) {
 		a, b = b, a
 	}
-	ha, hb := a.v1-a.v0, b.v1-b.v0
-	if math.Max(ha, hb) > 2.2*math.Min(ha, hb) {
+	// b's box half extents along a's direction (hu) and across it (hv).
+	c := math.Abs(a.ux*b.ux + a.uy*b.uy)
+	s := math.Abs(a.ux*b.uy - a.uy*b.ux)
+	lb, wb := b.u1-b.u0, b.v1-b.v0
+	hu, hv := (c*lb+s*wb)/2, (s*lb+c*wb)/2
+	ha, hb := a.v1-a.v0, 2*hv
+	// A piece longer than a's letters are high is a word with a direction of its own: it
+	// must run within 45 degrees of a's line; a word written across it is another line. (Its
+	// axis can be 35 degrees off: the middle piece of a large "Herbalism", turned by its
+	// ascenders.)
+	if lb > ha && s > math.Sqrt2/2 {
 		return false
 	}
-	h := math.Max(ha, hb)
+	if math.Max(ha, hb) > 2.2*math.Min(ha, hb) && !coreHigh(a, b, hb) {
+		return false
+	}
+	// The letter height the gap and the offset are measured in: b's own, not its box's
+	// across a's line (a piece tilted off the line is not taller for it).
+	h := math.Max(ha, wb)
 	d := math.Hypot(a.cx-b.cx, a.cy-b.cy)
-	la, lb := a.u1-a.u0, b.u1-b.u0
-	gap := d - (la+lb)/2
-	if gap > 2.5*h {
+	dx, dy := (b.cx-a.cx)/d, (b.cy-a.cy)/d
+	along := math.Abs(dx*a.ux+dy*a.uy) * d
+	if along-(a.u1-a.u0)/2-hu > 2.5*h {
 		return false
 	}
 	// The line through the centres runs along a's direction (or the regions are short).
-	dx, dy := (b.cx-a.cx)/d, (b.cy-a.cy)/d
 	off := math.Abs(-dx*a.uy+dy*a.ux) * d
 	return off < 0.8*h
+}
+
+// coreHigh reports whether b, hb high across a's line and lower than a, is a piece of a's
+// line written without ascenders or descenders: at least 0.8 of a's core band high, and its
+// own core band at least a's over 2.2 (letters of the same size).
+func coreHigh(a, b *region, hb float64) bool {
+	return b.core > 0 && hb < a.v1-a.v0 && hb >= 0.8*a.core && a.core <= 2.2*b.core
 }
 
 // exhaustiveSkills is the most skills searched exhaustively; more (a discovery list, a test
