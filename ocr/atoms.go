@@ -25,30 +25,11 @@ var (
 	emptyWeight = 2.0
 )
 
-// tinyLetter: in a word whose median mark holds several letters' ink (joined-up writing), a
-// mark is tiny (a dot, an accent) against the word's ink per letter, not the median mark's:
-// beside one mark of joined-up letters a capital written apart can be a fifth of it, and
-// taken for a dot it could only join a letter beside it.
-// Off: alone it changed no outline on the 40 rendered sheets from seed 100; it matters with
-// cursiveEnd, which is off.
-var tinyLetter = false
-
-// tinyArea is the most ink (pixels) of a tiny mark among marks of the given areas (sorted
-// in place) in a word of n letters: a fifth of the median mark's, or of the ink per letter
-// when the median mark holds more than two letters' (see tinyLetter).
-func tinyArea(areas []int, n int) int {
+// tinyArea is the most ink (pixels) of a tiny mark (a dot, an accent: no letter of its own)
+// among marks of the given areas (sorted in place): a fifth of the median mark's.
+func tinyArea(areas []int) int {
 	sort.Ints(areas)
-	ref := areas[len(areas)/2]
-	if tinyLetter && n > 0 {
-		total := 0
-		for _, a := range areas {
-			total += a
-		}
-		if ref > 2*total/n {
-			ref = total / n
-		}
-	}
-	return ref / 5
+	return areas[len(areas)/2] / 5
 }
 
 // atomMark is a mark with its extent along u' on the core band (its whole extent when it
@@ -88,7 +69,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 	for i, b := range blobs {
 		areas[i] = len(b.pix)
 	}
-	small := tinyArea(areas, n)
+	small := tinyArea(areas)
 	marks := make([]*atomMark, m)
 	sum, cnt := 0.0, 0
 	for i, b := range blobs {
@@ -122,13 +103,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 		marks[i] = am
 	}
 	mean := math.Max(1, sum/math.Max(1, float64(cnt)))
-	big := 0
-	for _, am := range marks {
-		if !am.tiny {
-			big++
-		}
-	}
-	cursive := joinedUp(n, big)
+	cursive := strokeEnd
 	// Where each letter is expected to start along the line, to bound the search.
 	start := make([]float64, n+1)
 	for i := range exp {
@@ -365,38 +340,10 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 	return out, notes, conf, true
 }
 
-// cursiveEnd: in joined-up writing (a word of more than cursiveRatio letters per mark, dots
-// and accents aside), a cut through a thin stretch of ink goes to the stretch's end (see
-// strokeEnd): the stroke joining two letters is the one it leaves. Only there: in print-like
-// writing a thin stretch inside a mark is as often a crossbar or a stroke of one letter
-// touching the next, and strokeEnd everywhere moved those cuts away from the truth's
-// (Breip 87 -> 81% of outlines within 1 mm). On the 40 rendered sheets from seed 100 the
-// DancingScript words hold 2-9 letters per mark (30 of 36 more than 3), every other font's
-// at most 2; photographed, print-like letters blur into one another (seed 2 case-017
-// Gardening in femkeklaver, more than 2 letters per mark: its cut n then counted left).
-// Off, as strokeEnd: with tinyLetter, outlines within 1 mm of the truth's 86.8 -> 89.3%
-// (DancingScript 51 -> 69%), letters right 96.2 -> 96.6%, located 97.5 -> 99.2%
-// (TestSynthSheets, 40 sheets from seed 100), the project set's rulings unchanged (31/37,
-// 204/222), seed 8 verdicts unchanged (63/78, 0 decided wrongly) but letters left per skill
-// right 429 -> 416 of 468, each wrong one a letter more left than the truth's (seed 2 443 ->
-// 442 of 492 with a ratio of 2): the truth's glyphs overlap at a join, the joining stroke is
-// both letters', and the letter that loses it is counted left when the tear cut it there.
-var cursiveEnd = false
-
-// cursiveRatio is the least letters per mark of a word written joined-up (more than it).
-var cursiveRatio = 3.0
-
-// joinedUp reports whether cuts in the word's marks go to the end of their thin stretches:
-// with strokeEnd always, with cursiveEnd when the word (n letters, big marks that are not
-// dots or accents) is written joined-up.
-func joinedUp(n, big int) bool {
-	return strokeEnd || cursiveEnd && float64(n) > cursiveRatio*float64(big)
-}
-
 // splitCosts divides the mark's columns among the first k letters of widths lw (k = 2 ..
 // len(lw)), each near its expected width (scale px per unit) and cut through little ink
-// (mean: a typical column's ink; at the end of a thin stretch when the word is written
-// joined-up: cursive, see joinedUp), the letters numbered from first for Tesseract's centres.
+// (mean: a typical column's ink; at the end of a thin stretch with cursive: see strokeEnd),
+// the letters numbered from first for Tesseract's centres.
 // costs[k] is the best cost for k letters (+Inf when they cannot fit) and cuts[k] their
 // k-1 cuts along u'.
 func (am *atomMark) splitCosts(lw []float64, scale, mean float64, centres []float64, first int, cursive bool) ([]float64, [][]float64) {

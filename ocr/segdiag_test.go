@@ -384,18 +384,6 @@ func segVariant(t *testing.T, name string) func() {
 			seamWindow = strokeEndWindow
 		}
 		return func() { strokeEnd, seamWindow = o1, o2 }
-	case "tiny":
-		old := tinyLetter
-		tinyLetter = v != "0"
-		return func() { tinyLetter = old }
-	case "cursive":
-		old := cursiveEnd
-		cursiveEnd = v != "0"
-		return func() { cursiveEnd = old }
-	case "cratio":
-		old := cursiveRatio
-		cursiveRatio = f
-		return func() { cursiveRatio = old }
 	case "corem":
 		old := coreMargin
 		coreMargin = f
