@@ -17,8 +17,10 @@
 //     rendered alone at a fixed x-height and read as one line (page segmentation modes 7 and
 //     13, user_defined_dpi 300) with the declared letters as whitelist.
 //   - Matching: regions are also cut at wide gaps into pieces, and in-line neighbours paired
-//     (and a pair joined with a third region in line with it), so that a skill written in
-//     two or three pieces or two skills on one line are all candidates;
+//     (and a pair joined with a third and a fourth region in line with it; the line runs
+//     along the larger piece, a piece of letters without ascenders is as high as its core
+//     band), so that a skill written in two to four pieces or two skills on one line are
+//     all candidates;
 //     skills get candidates by normalised edit distance (over both read modes of one
 //     orientation), no two sharing ink, by exhaustive branch-and-bound search. Weak reads that
 //     cover only part of a name are refused. A skill still not found is looked for once more
