@@ -369,7 +369,11 @@ func (c *controller) replay(rs []Replayed) error {
 			ps.anns = append(ps.anns, *r.Tear)
 		}
 		if r.PNG == nil {
+			n := len(ps.rulings.Tears)
 			c.match(r.Player)
+			if len(ps.rulings.Tears) > n {
+				c.replayGM(r, n+1)
+			}
 			continue
 		}
 		// The referee reads the recorded file (PNG); the frame is not decoded again.
@@ -387,8 +391,16 @@ func (c *controller) replay(rs []Replayed) error {
 		if len(ps.rulings.Tears) == n {
 			return fmt.Errorf("resume: %s's recorded tear %d (frame %d) was not ruled again", ps.Name, n+1, r.No)
 		}
+		c.replayGM(r, n+1)
 	}
 	return nil
+}
+
+// replayGM gives again the GM's ruling recorded with the replayed tear n.
+func (c *controller) replayGM(r Replayed, n int) {
+	if r.GM != nil {
+		c.onGM(r.Player, n, r.GM)
+	}
 }
 
 // onAnnouncement queues an announced tear for its player (or notes whose sheet comes next).
@@ -396,6 +408,10 @@ func (c *controller) onAnnouncement(a Announcement) {
 	p, err := c.playerFor(a)
 	if err != nil {
 		c.logf("%v", err)
+		return
+	}
+	if a.GM != nil {
+		c.onGM(p, a.GMTear, a.GM)
 		return
 	}
 	if a.Sheet {
@@ -426,6 +442,111 @@ func (c *controller) onAnnouncement(a Announcement) {
 	}
 	ps.anns = append(ps.anns, a.Tear)
 	c.match(p)
+}
+
+// onGM applies the GM's ruling g on player p's ruled tear n (Announcement.GM): the referee
+// records it and re-rules the player's tears from n on, whose state (letters left, owed
+// tears, out) then follows the GM's ruling, as audit's does with the manifest's gm:. A
+// ruling that cannot be applied is said in one line and changes nothing.
+func (c *controller) onGM(p, n int, g *judge.GMRuling) {
+	ps := c.players[p]
+	bad := func(format string, a ...any) {
+		c.logf("gm %d for %s ignored: %s; nothing changed", n, ps.Name, fmt.Sprintf(format, a...))
+	}
+	gr, ok := c.ref.(GMRuler)
+	switch {
+	case !ok:
+		bad("this referee takes no GM ruling")
+		return
+	case n > len(ps.rulings.Tears):
+		bad("%s has %d tear(s) ruled", ps.Name, len(ps.rulings.Tears))
+		return
+	}
+	if sp := c.spec; sp != nil && sp.p == p {
+		// A tear judged on a candidate frame, not yet reported, was ruled from the state
+		// before the GM's ruling: taken back, the frame is judged anew once it settles.
+		if sp.err == nil {
+			c.ref.(Retractor).Retract(p)
+		}
+		c.spec = nil
+	}
+	old := ps.rulings.Tears[n-1]
+	if old.Kind == judge.KindLastDitch {
+		bad("a last ditch effort is ruled by the ball (hit or miss), not by a GM's ruling")
+		return
+	}
+	g = mergeGM(old.GMRuling, g)
+	if err := g.Check(ps.Skills); err != nil {
+		bad("%s", strings.TrimSuffix(err.Error(), ": "+judge.ErrBadGMRuling.Error()))
+		return
+	}
+	tears, err := gr.RuleGM(p, n, g)
+	if err != nil {
+		bad("%s", oneLine(err.Error()))
+		return
+	}
+	if len(tears) != len(ps.rulings.Tears) {
+		bad("the referee re-ruled %d tear(s), not %d", len(tears), len(ps.rulings.Tears))
+		return
+	}
+	var reruled []judge.TearRuling
+	for k := n - 1; k < len(tears); k++ {
+		was := ps.rulings.Tears[k]
+		r := tears[k]
+		// What watch said of the frame stays: its name and its notes.
+		r.Index, r.Photo, r.SHA256 = was.Index, was.Photo, was.SHA256
+		for _, note := range was.Notes {
+			if strings.HasPrefix(note, "watch: ") {
+				r.Notes = append(r.Notes, note)
+			}
+		}
+		ps.rulings.Tears[k] = r
+		if k >= n && !sameState(was, r) {
+			reruled = append(reruled, r)
+		}
+	}
+	ps.rulings.Out = ps.rulings.Tears[len(ps.rulings.Tears)-1].Out
+	r := ps.rulings.Tears[n-1]
+	if !c.replaying {
+		c.logf("%s tear %d: %s", ps.Name, n, judge.GMLine(r))
+	}
+	c.emit(Event{Player: p, Ruling: &r, GM: true, Reruled: reruled})
+}
+
+// mergeGM is the GM's ruling g added to their earlier ruling was on the same tear: a field g
+// leaves out keeps was's (a ruling without a verdict adds to the earlier one).
+func mergeGM(was, g *judge.GMRuling) *judge.GMRuling {
+	out := *g
+	out.Overrules = nil
+	if was == nil {
+		return &out
+	}
+	if out.Verdict == "" {
+		out.Verdict, out.Faults = was.Verdict, slices.Clone(was.Faults)
+	}
+	if out.Remaining == nil && len(was.Remaining) > 0 {
+		out.Remaining = map[string]int{}
+		for k, v := range was.Remaining {
+			out.Remaining[k] = v
+		}
+	}
+	if out.PaperFitsTemplate == nil {
+		out.PaperFitsTemplate = was.PaperFitsTemplate
+	}
+	if out.Out == "" {
+		out.Out = was.Out
+	}
+	if out.Note == "" {
+		out.Note = was.Note
+	}
+	return &out
+}
+
+// sameState reports whether two rulings of a tear leave the character in the same state.
+func sameState(a, b judge.TearRuling) bool {
+	return judge.LettersLeft(a.Skills) == judge.LettersLeft(b.Skills) && a.OwedTears == b.OwedTears &&
+		a.Out == b.Out && a.OutReason == b.OutReason && a.PaperFitsTemplate == b.PaperFitsTemplate &&
+		a.Verdict == b.Verdict && slices.Equal(a.Faults, b.Faults) && a.UndecidedReason == b.UndecidedReason
 }
 
 func (c *controller) playerFor(a Announcement) (int, error) {

@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseAnnouncement(t *testing.T) {
+	yes, no := true, false
 	cases := []struct {
 		line string
 		want Announcement
@@ -38,8 +39,26 @@ func TestParseAnnouncement(t *testing.T) {
 		{line: "# a comment", err: "empty announcement"},
 		{line: "use", err: "use needs a skill"},
 		{line: "last-ditch maybe", err: "want last-ditch hit or last-ditch miss"},
-		{line: "throw Archery", err: "want use, damage, penalty, last-ditch or sheet"},
+		{line: "throw Archery", err: "want use, damage, penalty, last-ditch, sheet or gm"},
 		{line: ": use Archery", err: "empty player name"},
+		// The GM's ruling on a tear (ParseGM).
+		{line: "gm 3 faux_pas no_full_letter", want: Announcement{GMTear: 3, GM: &judge.GMRuling{Verdict: judge.FauxPas, Faults: []judge.Fault{judge.FaultNoFullLetter}}}},
+		{line: "Ann: gm 1 valid", want: Announcement{Player: "Ann", GMTear: 1, GM: &judge.GMRuling{Verdict: judge.Valid}}},
+		{line: "GM 2 Faux-Pas several-pieces, not_edge_to_edge paper short", want: Announcement{GMTear: 2, GM: &judge.GMRuling{Verdict: judge.FauxPas,
+			Faults: []judge.Fault{judge.FaultSeveralPieces, judge.FaultNotEdgeToEdge}, PaperFitsTemplate: &no}}},
+		{line: "gm 3 remaining Archery=4", want: Announcement{GMTear: 3, GM: &judge.GMRuling{Remaining: map[string]int{"Archery": 4}}}},
+		{line: "gm 3 valid remaining Tea Ceremony=0, archery=2 paper fits out no_skills_left note the S went, out too",
+			want: Announcement{GMTear: 3, GM: &judge.GMRuling{Verdict: judge.Valid, Remaining: map[string]int{"Tea Ceremony": 0, "archery": 2},
+				PaperFitsTemplate: &yes, Out: judge.OutNoSkillsLeft, Note: "the S went, out too"}}},
+		{line: "gm valid", err: "want gm N followed by the ruling"},
+		{line: "gm 0 valid", err: "want gm N followed by the ruling"},
+		{line: "gm 3", err: "the GM's ruling is missing"},
+		{line: "gm 3 faux_pas", err: "faux_pas needs faults"},
+		{line: "gm 3 valid no_full_letter", err: "valid takes no faults"},
+		{line: "gm 3 valid faux_pas no_full_letter", err: "verdict given twice"},
+		{line: "gm 3 remaining Archery", err: `remaining "Archery": want SKILL=N`},
+		{line: "gm 3 maybe", err: `unknown word "maybe"`},
+		{line: "gm 3 valid paper maybe", err: "want paper fits"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {

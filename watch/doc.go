@@ -53,6 +53,17 @@
 // dropped frame (a structured doubt about the removed paper, recorded with the measurement:
 // audits with the session's database re-use it; the manifest says it in a comment).
 //
+// # The GM's ruling, live (GMRuler)
+//
+// "gm N RULING" on stdin (ParseGM), or the page's form (Page.Commands, Config.Commands),
+// gives the GM's ruling on a player's ruled tear N: the referee records it as audit records a
+// manifest's gm: (AuditReferee.RuleGM: the manifest's tear gets gm:, its audit re-rules the
+// player's tears from N on, every measurement re-used, and commits them), and the event
+// (Event.GM) carries the tear as re-ruled and the later tears whose state changed. Later
+// tears are ruled from the GM's state. A ruling that cannot be applied is one logged line and
+// changes nothing. A tear being judged on a candidate frame (Speculate) is taken back and
+// judged anew. --resume gives the recorded rulings again (Replayed.GM).
+//
 // # Restarting (Config.Resume)
 //
 // A watch restarted with a --db that already holds a watch of the session (killed, say) is

@@ -48,11 +48,13 @@ type Page struct {
 	status    string
 	waiting   []string
 	small     gocv.Mat
+	commands  chan string // GM lines posted on the page's form (Commands)
 }
 
 // NewPage makes an empty Page. Close it to free its Mat.
 func NewPage() *Page {
-	p := &Page{annotated: map[string][]byte{}, small: gocv.NewMat(), doc: judge.Rulings{Schema: judge.Schema, Players: []judge.PlayerRulings{}}}
+	p := &Page{annotated: map[string][]byte{}, small: gocv.NewMat(), doc: judge.Rulings{Schema: judge.Schema, Players: []judge.PlayerRulings{}},
+		commands: make(chan string, 16)}
 	p.next = make(chan struct{})
 	return p
 }
@@ -120,11 +122,10 @@ func (p *Page) Update(e Event) {
 	switch {
 	case e.Message != "":
 		p.status = e.Message
+	case e.Ruling != nil && e.GM:
+		p.status = fmt.Sprintf("%s's tear %d: %s", p.playerName(e.Player), e.Ruling.Index, judge.GMLine(*e.Ruling))
 	case e.Ruling != nil:
-		name := fmt.Sprintf("player %d", e.Player+1)
-		if e.Player >= 0 && e.Player < len(p.doc.Players) {
-			name = p.doc.Players[e.Player].Name
-		}
+		name := p.playerName(e.Player)
 		p.status = fmt.Sprintf("%s's tear %d ruled: %s", name, e.Ruling.Index, e.Ruling.Verdict)
 		if e.Ruling.Photo != "" {
 			p.status += " (" + e.Ruling.Photo + ")"
@@ -137,11 +138,51 @@ func (p *Page) Update(e Event) {
 	}
 }
 
+// playerName is player i's name in the document shown (p.mu held).
+func (p *Page) playerName(i int) string {
+	if i >= 0 && i < len(p.doc.Players) {
+		return p.doc.Players[i].Name
+	}
+	return fmt.Sprintf("player %d", i+1)
+}
+
 // SetStatus sets the status line shown on the page.
 func (p *Page) SetStatus(s string) {
 	p.mu.Lock()
 	p.status = s
 	p.mu.Unlock()
+}
+
+// Commands are the GM's rulings posted on the page's form (POST /gm: player, tear, ruling),
+// each as the line the GM would type on stdin ("NAME: gm N RULING"): give it to
+// Config.Commands.
+func (p *Page) Commands() <-chan string { return p.commands }
+
+// postGM takes the form's GM ruling: a line that does not parse is refused at once (400,
+// saying why); one that does is queued for the session, which applies it, or says in one
+// line (on the page's status and stderr) why it changed nothing.
+func (p *Page) postGM(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "POST the GM's ruling: player, tear, ruling", http.StatusMethodNotAllowed)
+		return
+	}
+	player := strings.TrimSpace(r.FormValue("player"))
+	line := fmt.Sprintf("gm %s %s", strings.TrimSpace(r.FormValue("tear")), r.FormValue("ruling"))
+	if player != "" {
+		line = player + ": " + line
+	}
+	if _, err := ParseAnnouncement(line); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	select {
+	case p.commands <- line:
+	default:
+		http.Error(w, "too many GM rulings waiting: try again", http.StatusServiceUnavailable)
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 // ServeHTTP implements http.Handler.
@@ -162,6 +203,8 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Frame", strconv.Itoa(n))
 		w.Write(b)
+	case r.URL.Path == "/gm":
+		p.postGM(w, r)
 	case r.URL.Path == "/live.mjpg":
 		p.serveMJPEG(w, r)
 	case r.URL.Path == "/rulings.json":

@@ -163,6 +163,30 @@ func (a *AuditReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []
 	return pr.Tears[len(pr.Tears)-1], a.eye.annotated, nil
 }
 
+// RuleGM implements GMRuler: the manifest's tear n of player p gets gm: g, and the audit of
+// the manifest re-rules the player's tears from n on (every measurement re-used), commits
+// them with the GM's ruling (as audit stores it), and returns them.
+func (a *AuditReferee) RuleGM(p, n int, g *judge.GMRuling) ([]judge.TearRuling, error) {
+	if n < 1 || n > len(a.tears[p]) {
+		return nil, fmt.Errorf("%s has no tear %d recorded", a.Players[p].Name, n)
+	}
+	old := a.tears[p][n-1].GM
+	a.tears[p][n-1].GM = g
+	a.eye.annotated = nil
+	res, err := a.audit()
+	if err == nil {
+		pr, ok := playerIn(res, a.Players[p].Name)
+		if ok && len(pr.Tears) == len(a.tears[p]) {
+			return pr.Tears, nil
+		}
+		err = fmt.Errorf("audit gave no rulings for %s", a.Players[p].Name)
+	}
+	a.tears[p][n-1].GM = old
+	return nil, errors.Join(err, a.writeManifest())
+}
+
+var _ GMRuler = (*AuditReferee)(nil)
+
 // Retract implements Retractor: player p's last tear leaves the manifest, and an audit of
 // the shorter manifest makes its stored ruling no longer current.
 func (a *AuditReferee) Retract(p int) {
@@ -269,13 +293,21 @@ func (a *AuditReferee) writeManifest() error {
 				// measurement; from scratch it measures the frame alone.
 				fmt.Fprintf(&b, "      # %s: watch ruled it undecided: %s\n", t.Photo, oneLine(why))
 			}
+			gm := ""
+			if t.GM != nil {
+				// The GM's ruling given live, as a manifest's gm: (JSON is YAML's flow style).
+				g := *t.GM
+				g.Overrules = nil
+				js, _ := json.Marshal(g)
+				gm = ", gm: " + string(js)
+			}
 			switch {
 			case t.Kind == judge.KindLastDitch:
 				fmt.Fprintf(&b, "      - {kind: last_ditch, hit: %v}\n", t.Hit)
 			case t.Skill == "":
-				fmt.Fprintf(&b, "      - {photo: %s, kind: %s}\n", q(t.Photo), t.Kind)
+				fmt.Fprintf(&b, "      - {photo: %s, kind: %s%s}\n", q(t.Photo), t.Kind, gm)
 			default:
-				fmt.Fprintf(&b, "      - {photo: %s, kind: %s, skill: %s}\n", q(t.Photo), t.Kind, q(t.Skill))
+				fmt.Fprintf(&b, "      - {photo: %s, kind: %s, skill: %s%s}\n", q(t.Photo), t.Kind, q(t.Skill), gm)
 			}
 		}
 	}

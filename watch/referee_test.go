@@ -96,7 +96,7 @@ func TestAuditRefereeDoubt(t *testing.T) {
 	r, _, err := a.Tear(0, judge.Tear{Kind: judge.KindUse, Skill: "Archery"}, &torn)
 	require.NoError(t, err)
 	assert.Equal(t, judge.Undecided, r.Verdict)
-	assert.Equal(t, "the removed area's measurement is in doubt: "+why, r.UndecidedReason)
+	assert.Equal(t, "the removed area's measurement is in doubt: "+why+"; to settle it, the GM compares the sheet with its photo before this tear, then records the ruling on this tear (gm: in the manifest)", r.UndecidedReason)
 	assert.Equal(t, 6, r.Skills[0].Remaining, "the letters left as measured")
 
 	// An audit with the session's database but vision without the doubt re-uses the ruling.

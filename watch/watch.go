@@ -65,13 +65,25 @@ type Retractor interface {
 	Retract(p int)
 }
 
+// GMRuler is a Referee that takes the GM's ruling on a ruled tear ("gm N ..." on stdin or the
+// page's form): RuleGM records g (already checked against the player's skills) as the GM's
+// ruling on player p's tear n (from 1), re-rules the player's tears from n on with the state
+// following it, commits them, and returns the player's tears (all of them, as ruled now).
+type GMRuler interface {
+	RuleGM(p, n int, g *judge.GMRuling) ([]judge.TearRuling, error)
+}
+
 // Event is something watch reports as it happens (to the page, the window, tests).
 type Event struct {
-	Player    int
-	Fresh     *judge.SheetResult // a fresh sheet was taken
-	Ruling    *judge.TearRuling  // a tear was ruled
-	Annotated []byte             // JPEG for Ruling, or nil
-	Message   string             // a status message
+	Player int
+	Fresh  *judge.SheetResult // a fresh sheet was taken
+	Ruling *judge.TearRuling  // a tear was ruled (or, with GM set, the GM ruled on it)
+	// GM: the GM gave a ruling on the tear Ruling (its GMRuling); Reruled are the player's
+	// later tears whose state changed with it, as ruled now.
+	GM        bool
+	Reruled   []judge.TearRuling
+	Annotated []byte // JPEG for Ruling, or nil
+	Message   string // a status message
 	// Latency is the time from reading the frame judged (the first in which the sheet lay
 	// still) to the ruling being reported; Compute is the part of it spent judging (the
 	// rest waited for the sheet to lie still for StillFor, or for earlier work).
@@ -119,6 +131,8 @@ type Config struct {
 	// tear. FirstFrame numbers the source's frames from there, after the recorded ones.
 	Resume     []Replayed
 	FirstFrame int
+	// Commands are more GM lines, as typed on stdin (the page's form: Page.Commands).
+	Commands <-chan string
 }
 
 // Replayed is a frame an earlier watch of the session recorded (Config.Resume): player
@@ -129,6 +143,8 @@ type Replayed struct {
 	No     int
 	PNG    []byte
 	Tear   *judge.Tear
+	// GM is the GM's ruling on the tear recorded with it, applied again once it is ruled.
+	GM *judge.GMRuling
 }
 
 // Result is what a watch session produced.
@@ -250,6 +266,24 @@ func Run(ctx context.Context, cfg Config, src Source, ref Referee, announcements
 		close(annDone)
 	}
 	go func() { capDone <- capture(ctx, cfg, src, settles, rearm, ack) }()
+	if cfg.Commands != nil {
+		go func() {
+			for {
+				select {
+				case line := <-cfg.Commands:
+					if a, ok := parseLine(line, cfg.Log); ok {
+						select {
+						case anns <- a:
+						case <-ctx.Done():
+							return
+						}
+					}
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
 
 	var end captureEnd
 	capturing := true
@@ -436,12 +470,8 @@ func readAnnouncements(ctx context.Context, r io.Reader, anns chan<- Announcemen
 	defer close(done)
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		a, err := ParseAnnouncement(sc.Text())
-		if errors.Is(err, ErrEmptyLine) {
-			continue
-		}
-		if err != nil {
-			fmt.Fprintf(log, "tearcam watch: %v\n", err)
+		a, ok := parseLine(sc.Text(), log)
+		if !ok {
 			continue
 		}
 		select {
@@ -450,6 +480,19 @@ func readAnnouncements(ctx context.Context, r io.Reader, anns chan<- Announcemen
 			return
 		}
 	}
+}
+
+// parseLine parses one GM line; a bad one is said in one line on log.
+func parseLine(line string, log io.Writer) (Announcement, bool) {
+	a, err := ParseAnnouncement(line)
+	if errors.Is(err, ErrEmptyLine) {
+		return a, false
+	}
+	if err != nil {
+		fmt.Fprintf(log, "tearcam watch: %v\n", err)
+		return a, false
+	}
+	return a, true
 }
 
 // sha256Hex is the hex SHA-256 of b.

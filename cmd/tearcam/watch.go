@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -351,6 +352,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 		page = watch.NewPage()
 		defer page.Close()
+		cfg.Commands = page.Commands()
 		srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
 		go srv.Serve(ln)
 		defer srv.Close()
@@ -405,6 +407,18 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 				jsonErr = err
 				logf("%v", err)
 			}
+		}
+		if e.GM {
+			// The GM's ruling on a tear already printed: what it changes, then the later
+			// tears whose state follows it.
+			if disp != nil {
+				disp.SetRuling(name, *e.Ruling)
+			}
+			fmt.Fprintln(rulingsOut, gmRulingLine(name, *e.Ruling))
+			for _, r := range e.Reruled {
+				fmt.Fprintln(rulingsOut, rulingLine(name, r)+" (re-ruled after the GM's ruling on tear "+strconv.Itoa(e.Ruling.Index)+")")
+			}
+			return
 		}
 		if opts.Annotate != "" && len(e.Annotated) > 0 {
 			if err := os.MkdirAll(opts.Annotate, 0o755); err == nil {
@@ -471,6 +485,15 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	return jsonErr
 }
 
+// gmRulingLine is the one line printed when the GM rules on a tear: "Ann tear 3: undecided →
+// GM ruled faux_pas (no_full_letter); letters left: ...", with the state that follows it.
+func gmRulingLine(player string, r judge.TearRuling) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s tear %d: %s", player, r.Index, judge.GMLine(r))
+	stateSuffix(&b, r)
+	return b.String()
+}
+
 // rulingLine is the one line printed for a ruling.
 func rulingLine(player string, r judge.TearRuling) string {
 	var b strings.Builder
@@ -500,17 +523,25 @@ func rulingLine(player string, r judge.TearRuling) string {
 			b.WriteString("; the ball missed the GM")
 		}
 	}
+	if r.GMRuling != nil {
+		fmt.Fprintf(&b, "; %s", judge.GMLine(r))
+	}
+	stateSuffix(&b, r)
+	return b.String()
+}
+
+// stateSuffix adds the character's state after ruling r: letters left, tears owed, out.
+func stateSuffix(b *strings.Builder, r judge.TearRuling) {
 	if len(r.Skills) > 0 {
 		// The same "?" as audit's table: live, the GM is the one who most needs it.
-		fmt.Fprintf(&b, "; %s: %s", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))
+		fmt.Fprintf(b, "; %s: %s", judge.LettersLeftLabel(r), judge.LettersLeft(r.Skills))
 	}
 	if r.OwedTears > 0 {
-		fmt.Fprintf(&b, "; tears owed: %d", r.OwedTears)
+		fmt.Fprintf(b, "; tears owed: %d", r.OwedTears)
 	}
 	if r.Out {
-		fmt.Fprintf(&b, "; OUT (%s)", r.OutReason)
+		fmt.Fprintf(b, "; OUT (%s)", r.OutReason)
 	}
-	return b.String()
 }
 
 // peekedSource is a watch.Source whose first frame was read ahead.
@@ -608,8 +639,8 @@ func earlierSummary(m *session.Manifest) string {
 func replayOf(m *session.Manifest, pl *watchPlan) ([]watch.Replayed, int, error) {
 	var out []watch.Replayed
 	next := 0
-	frame := func(p int, photo string, t *judge.Tear) error {
-		r := watch.Replayed{Player: p, Tear: t}
+	frame := func(p int, photo string, t *judge.Tear, gm *judge.GMRuling) error {
+		r := watch.Replayed{Player: p, Tear: t, GM: gm}
 		if photo != "" {
 			var err error
 			if r.PNG, err = os.ReadFile(m.Path(photo)); err != nil {
@@ -628,7 +659,7 @@ func replayOf(m *session.Manifest, pl *watchPlan) ([]watch.Replayed, int, error)
 		if p < 0 || !slices.Equal(pl.Players[p].Skills, mp.Skills) {
 			return nil, 0, usageErrorf("watch: --resume: %s records %s with skills %s, not a player of this session as given", m.File, mp.Name, strings.Join(mp.Skills, ", "))
 		}
-		if err := frame(p, mp.Sheet, nil); err != nil {
+		if err := frame(p, mp.Sheet, nil, nil); err != nil {
 			return nil, 0, err
 		}
 		for k, t := range mp.Tears {
@@ -636,7 +667,7 @@ func replayOf(m *session.Manifest, pl *watchPlan) ([]watch.Replayed, int, error)
 				return nil, 0, usageErrorf("watch: --resume: %s's tear %d recorded in %s (%s %s) is not the session's", mp.Name, k+1, m.File, t.Kind, t.Skill)
 			}
 			tear := t.Tear
-			if err := frame(p, t.Photo, &tear); err != nil {
+			if err := frame(p, t.Photo, &tear, t.GM); err != nil {
 				return nil, 0, err
 			}
 		}

@@ -901,23 +901,10 @@ func TestWatchRestartedRefusesOrResumes(t *testing.T) {
 	require.NoError(t, os.WriteFile(plan, []byte("paper: a4\ntemplate: default\nplayers:\n  - name: Ann\n    skills: [Archery, Cooking]\n    tears:\n"+
 		"      - {kind: use, skill: Archery}\n      - {kind: damage, skill: Cooking}\n      - {kind: use, skill: Cooking}\n"), 0o644))
 	// What the killed watch recorded: the fresh sheet and two tears (the fake Eye's photos).
-	frames := filepath.Join(dir, "w-frames", "plan-20260101T000000Z")
-	require.NoError(t, os.MkdirAll(frames, 0o755))
 	ok := fake.Photo{RemovedAreaMM2: 1000, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true}
 	two := ok
 	two.Pieces = 2
-	for name, b := range map[string][]byte{"frame-000012.png": fake.JSON(fake.Sheet{Sheet: true}),
-		"frame-000080.png": fake.JSON(ok), "frame-000151.png": fake.JSON(two)} {
-		require.NoError(t, os.WriteFile(filepath.Join(frames, name), b, 0o644))
-	}
-	manifest := filepath.Join(frames, "session.yaml")
-	require.NoError(t, os.WriteFile(manifest, []byte("paper: \"a4\"\ntemplate: \"default\"\nplayers:\n  - name: \"Ann\"\n    skills: [\"Archery\", \"Cooking\"]\n"+
-		"    sheet: \"frame-000012.png\"\n    tears:\n      - {photo: \"frame-000080.png\", kind: use, skill: \"Archery\"}\n"+
-		"      - {photo: \"frame-000151.png\", kind: damage, skill: \"Cooking\"}\n"), 0o644))
-	video := filepath.Join(dir, "rest.avi")
-	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 48, 64, gocv.MatTypeCV8UC3)
-	defer grey.Close()
-	writeVideo(t, video, 5, func(int) gocv.Mat { return grey }) // no sheet in view
+	frames, _, video := recordedWatch(t, dir, "plan", ok, "damage", two, 5)
 	db := filepath.Join(dir, "w.db")
 	out := filepath.Join(dir, "out.json")
 	before := []byte(`{"kept": "the rulings so far"}`)
@@ -962,4 +949,79 @@ func TestWatchRestartedRefusesOrResumes(t *testing.T) {
 	// The session continued is the recorded one: its manifest, its frames.
 	dirs, _ := filepath.Glob(filepath.Join(dir, "w-frames", "*"))
 	assert.Equal(t, []string{frames}, dirs)
+}
+
+// TestWatchGMRulingLive: the GM rules a tear on stdin ("gm 1 ..."): stdout says what the GM
+// ruled and the later tear it re-rules, --json holds it (tears[].gm_ruling), and a resumed
+// watch keeps it (the frames' manifest records it as gm:). A bad command: one line on
+// stderr, nothing changed.
+func TestWatchGMRulingLive(t *testing.T) {
+	dir := t.TempDir()
+	doubt := fake.Photo{RemovedAreaMM2: 1000, Pieces: 2, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RSSSSSS"}, Doubts: []string{"the two pieces may be one"}}
+	ok := fake.Photo{RemovedAreaMM2: 1000, Pieces: 1, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Cooking": "RSSSSSS"}}
+	_, manifest, video := recordedWatch(t, dir, "watch", doubt, "use", ok, 15) // 1 s in real time
+	db := filepath.Join(dir, "w.db")
+	out := filepath.Join(dir, "out.json")
+	args := []string{"--source", video, "--player", "Ann", "--skills", "Archery,Cooking", "--db", db, "--json", out, "--resume", "--realtime"}
+	fakePipe := func(o *watchOptions) { o.NewPipeline = newFakePipeline }
+
+	iostreams, stdout, stderr := testIO()
+	iostreams.In = strings.NewReader("gm 3 valid\ngm 1 remaining Archery=6\ngm 1 faux_pas several_pieces\ngm 1 remaining Fishing=1\n")
+	code := runWatchCmd(args, iostreams, fakePipe)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "Ann tear 1: use Archery (frame:80): undecided (")
+	assert.Contains(t, stdout.String(), "Ann tear 2: use Cooking (frame:151): valid; letters left: Archery 6, Cooking 6\n")
+	assert.Contains(t, stdout.String(), "Ann tear 1: undecided → GM ruled faux_pas (several_pieces); letters left (as before this tear): Archery 7?, Cooking 7? (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read); tears owed: 1\n")
+	assert.Contains(t, stdout.String(), "Ann tear 2: use Cooking (frame:151): valid; letters left: Archery 6, Cooking 6; tears owed: 1 (re-ruled after the GM's ruling on tear 1)\n")
+	assert.Contains(t, stderr.String(), "tearcam watch: gm 3 for Ann ignored: Ann has 2 tear(s) ruled; nothing changed\n")
+	assert.Contains(t, stderr.String(), "tearcam watch: gm 1 for Ann ignored: no verdict: want valid or faux_pas; nothing changed\n", "a count alone adds to a GM's ruling: there is none yet")
+	assert.Contains(t, stderr.String(), "tearcam watch: gm 1 for Ann ignored: remaining: unknown skill \"Fishing\": not among the player's skills (Archery, Cooking); nothing changed\n")
+	var doc judge.Rulings
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Players[0].Tears, 2)
+	require.NotNil(t, doc.Players[0].Tears[0].GMRuling)
+	assert.Equal(t, judge.FauxPas, doc.Players[0].Tears[0].GMRuling.Verdict)
+	assert.Equal(t, judge.Undecided, doc.Players[0].Tears[0].Verdict, "tearcam's own verdict is kept")
+	assert.Equal(t, 1, doc.Players[0].Tears[1].OwedTears)
+	m, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	assert.Contains(t, string(m), `- {photo: "frame-000080.png", kind: use, skill: "Archery", gm: {"verdict":"faux_pas","faults":["several_pieces"]}}`)
+
+	// Resumed again: the GM's ruling stands without being typed again.
+	iostreams, stdout, stderr = testIO()
+	code = runWatchCmd(args, iostreams, fakePipe)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "Ann tear 1: undecided → GM ruled faux_pas (several_pieces); letters left (as before this tear): Archery 7?, Cooking 7? (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read); tears owed: 1\n")
+	b, err = os.ReadFile(out)
+	require.NoError(t, err)
+	var again judge.Rulings
+	require.NoError(t, json.Unmarshal(b, &again))
+	assert.Equal(t, doc.Players, again.Players)
+}
+
+// recordedWatch writes in dir what a killed watch of session name recorded for Ann (Archery,
+// Cooking): her fresh sheet (frame 12), "use Archery" on frame 80 (the fake photo first) and
+// "KIND Cooking" on frame 151 (second); and a video of n frames of an empty table, to resume
+// with. It returns the frames folder, its manifest and the video.
+func recordedWatch(t *testing.T, dir, name string, first fake.Photo, kind string, second fake.Photo, n int) (frames, manifest, video string) {
+	t.Helper()
+	frames = filepath.Join(dir, "w-frames", name+"-20260101T000000Z")
+	require.NoError(t, os.MkdirAll(frames, 0o755))
+	for name, b := range map[string][]byte{"frame-000012.png": fake.JSON(fake.Sheet{Sheet: true}),
+		"frame-000080.png": fake.JSON(first), "frame-000151.png": fake.JSON(second)} {
+		require.NoError(t, os.WriteFile(filepath.Join(frames, name), b, 0o644))
+	}
+	manifest = filepath.Join(frames, "session.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte("paper: \"a4\"\ntemplate: \"default\"\nplayers:\n  - name: \"Ann\"\n    skills: [\"Archery\", \"Cooking\"]\n"+
+		"    sheet: \"frame-000012.png\"\n    tears:\n      - {photo: \"frame-000080.png\", kind: use, skill: \"Archery\"}\n"+
+		"      - {photo: \"frame-000151.png\", kind: "+kind+", skill: \"Cooking\"}\n"), 0o644))
+	video = filepath.Join(dir, "rest.avi")
+	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 48, 64, gocv.MatTypeCV8UC3)
+	defer grey.Close()
+	writeVideo(t, video, n, func(int) gocv.Mat { return grey }) // no sheet in view
+	return frames, manifest, video
 }
