@@ -56,6 +56,9 @@ type features struct {
 	desc        []uint64 // their ORB descriptors, descWords words each
 	refine      []pt     // refinement patch centres, frame px
 	refineDense []pt     // the denser set (refineH's dense)
+	// remnant: the denser feature set registerRemnant matches (remnantFeatureCount), made
+	// on its first use
+	remnant *features
 }
 
 func (f *features) close() {}
@@ -67,7 +70,10 @@ func orb(n int) gocv.ORB {
 
 const (
 	freshFeatureCount = 1500 // on the fresh sheet, once per session
-	photoFeatureCount = 1000 // on each later photo
+	// remnantFeatureCount: on the fresh sheet for registerRemnant, once per session when
+	// a photo needs it
+	remnantFeatureCount = 6000
+	photoFeatureCount   = 1000 // on each later photo
 )
 
 // freshFeatures computes (once) the fresh sheet's ORB features.
@@ -75,12 +81,27 @@ func freshFeatures(s *SheetImage) (*features, error) {
 	if s.feat != nil {
 		return s.feat, nil
 	}
+	s.feat = orbFeatures(s, freshFeatureCount)
+	return s.feat, nil
+}
+
+// remnantFeatures is the denser feature set of the sheet s for registerRemnant (computed
+// once, kept beside its features ff).
+func remnantFeatures(s *SheetImage, ff *features) *features {
+	if ff.remnant == nil {
+		ff.remnant = orbFeatures(s, remnantFeatureCount)
+	}
+	return ff.remnant
+}
+
+// orbFeatures is the n strongest ORB features of the sheet s at featPxPerMM.
+func orbFeatures(s *SheetImage, n int) *features {
 	sz := frameSize(s.Paper, featPxPerMM)
 	gray := gocv.NewMat()
 	defer gray.Close()
 	gocv.CvtColor(s.Image, &gray, gocv.ColorBGRToGray)
 	gocv.Resize(gray, &gray, sz, 0, 0, gocv.InterpolationArea)
-	o := orb(freshFeatureCount)
+	o := orb(n)
 	defer o.Close()
 	none := gocv.NewMat()
 	defer none.Close()
@@ -92,8 +113,7 @@ func freshFeatures(s *SheetImage) (*features, error) {
 	for _, k := range kps {
 		f.pts = append(f.pts, pt{(k.X + 0.5) / sx, (k.Y + 0.5) / sy})
 	}
-	s.feat = f
-	return f, nil
+	return f
 }
 
 // Register maps a later photo of the same sheet (moved, turned, upside down, seen in
@@ -152,7 +172,15 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			// remnant with too little ink for the features alone (registerRemnant). Each
 			// alignment passes every check or is refused; the refusal said is the first.
 			for _, m := range []regMode{{trim: true}, {remnant: true}} {
-				out3, err3 := registerOn(fresh, bgr, loc, ff, m)
+				fm := ff
+				if m.remnant {
+					// A remnant shows a small part of the sheet, where few of the fresh
+					// sheet's strongest features lie: its denser set (seed 6 case-013
+					// dana-3: 42 matches, 25 consistent with a wrong affine map, 6 mm
+					// off; 134 and 125 with the denser set, true error 0.42 mm).
+					fm = remnantFeatures(fresh, ff)
+				}
+				out3, err3 := registerOn(fresh, bgr, loc, fm, m)
 				if err3 == nil {
 					if out != nil {
 						out.Close()
@@ -310,14 +338,22 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 		h, resid = h2, r2
 	}
 	tr("refine")
+	notes := []string{fmt.Sprintf("registered on %d of %d feature matches, %d ink patches", len(is), len(src), len(pairs))}
+	return checkAligned(fresh, bgr, loc, h, resid, npatch, pairs, is, notes)
+}
 
+// checkAligned is the rest of registerOn once the alignment h (fresh mm -> photo px) rests
+// on the feature matches is (fresh mm) and the npatch ink patches (pairs; resid their RMS
+// residual, mm): the paper mask, the lone-patch test, the checks of finishRegister, and the
+// rescue by the joint ink and outline fit (outlineFit).
+func checkAligned(fresh *SheetImage, bgr gocv.Mat, loc *located, h homog, resid float64, npatch int, pairs []pair, is []pt, notes []string) (*SheetImage, error) {
+	tr := tracer()
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	mask, img, outlineMM, edgeMM, edgeAllMM, untorn, foreign, unknown, err := paperMaskInFrame(bgr, loc, h, fresh, is, pairs)
 	tr("mask")
 	if err != nil {
 		return nil, err
 	}
-	notes := []string{fmt.Sprintf("registered on %d of %d feature matches, %d ink patches", len(is), len(src), len(pairs))}
 	// One ink patch far from the others that their fit misses: a wrong match the alignment
 	// bent to, or the only patch holding it there (leverage.go). The untorn edges decide;
 	// when they confirm neither alignment tightly, it is refused.

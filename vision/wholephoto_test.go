@@ -36,7 +36,7 @@ func TestRegisterWholePhotoFeatures(t *testing.T) {
 // corner (its ink patches themselves lie 0.25 to 0.55 mm off the truth), and lena-5.jpg,
 // refused to the fresh sheet, is registered by the referee to it; on the paper's features
 // that is refused, and the whole photo's gave an alignment 1.36 mm off, accepted (residual
-// 0.50 mm). It stays refused.
+// 0.50 mm). It stays refused. (To the fresh sheet lena-5 registers now, as a remnant.)
 func TestRegisterWholePhotoNotToPrevious(t *testing.T) {
 	dir := filepath.Join("testdata", "seed5-case009")
 	pl, fresh, _ := bundledCase(t, "seed5-case009")
@@ -55,9 +55,14 @@ func TestRegisterWholePhotoNotToPrevious(t *testing.T) {
 	require.NotNil(t, prev)
 	defer prev.Close()
 	require.Equal(t, "lena-5.jpg", pl.Tears[4].Photo.File)
+	// To the fresh sheet it is registered now as a remnant (the denser features' affine map,
+	// its ink patches, then registerOn's checks): true error 0.79 mm.
 	s, err := Register(fresh, img5)
-	require.ErrorIs(t, err, ErrRegistration, "to the fresh sheet")
-	require.Nil(t, s)
+	require.NoError(t, err, "to the fresh sheet")
+	e := synthRegErr(fresh, s, homog(pl.Sheet.Homography), homog(pl.Tears[4].Photo.Homography), fresh.Paper)
+	t.Logf("to the fresh sheet: true error %.2f mm, %v", e, s.Notes)
+	s.Close()
+	require.Less(t, e, 1.0, "true error on the paper left")
 	s, err = Register(prev, img5)
 	t.Logf("%v", err)
 	require.ErrorIs(t, err, ErrRegistration, "to lena-4")
