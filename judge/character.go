@@ -59,6 +59,14 @@ type skillTrack struct {
 	// allowed) may have torn letters off, and they are counted as left until a later
 	// measurement, made against the last measured sheet, says which went (LetterGone).
 	staleSince int
+	// gmConfirmed: the count left is the GM's (GMRuling.Remaining), confirmed, until a later
+	// measurement or an unmeasured tear changes it.
+	gmConfirmed bool
+	// gmPicked: the GM's count was given on a tear whose letters were not measured, so which
+	// letters are left was picked (setRemaining); a later measurement, made against an older
+	// sheet, says which are whole, and gmCount (the GM's count) caps it.
+	gmPicked bool
+	gmCount  int
 }
 
 // VerdictReadConfidence is the location confidence under which the skill torn for makes
@@ -112,6 +120,9 @@ func (s skillTrack) remaining() int {
 // measured reports whether every letter counted as left was located on the fresh sheet and
 // called whole by the last measurement, so that the count left comes from measurements.
 func (s skillTrack) measured() bool {
+	if s.gmConfirmed && s.staleSince == 0 {
+		return true // the GM's count
+	}
 	if s.weak || (s.staleSince > 0 && s.remaining() > 0) {
 		return false
 	}

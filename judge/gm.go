@@ -291,6 +291,7 @@ func (c *Character) applyGM(index int, t Tear, m Measurement, d decision, gm *GM
 		}
 		if trusted && d.left != nil && d.left[i] != nil {
 			s.left, s.doubtful, s.staleSince = d.left[i], d.doubtful[i], 0
+			s.gmConfirmed, s.gmPicked = false, false
 		} else if (m.Refused != "" || m.Pieces > 0 || d.lettersDoubted) && s.staleSince == 0 {
 			s.staleSince = index
 		}
@@ -373,4 +374,5 @@ func (s *skillTrack) setRemaining(n int, states []LetterState) {
 		left[order[k]] = true
 	}
 	s.left, s.doubtful, s.staleSince = left, nil, 0
+	s.gmConfirmed, s.gmPicked, s.gmCount = true, states == nil, n
 }

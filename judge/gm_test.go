@@ -64,6 +64,28 @@ func TestGMRulingWorkedExamples(t *testing.T) {
 			},
 		},
 		{
+			// Tear 1 refused, the GM counts Hop 2 (the H was torn off: which letters is not
+			// measured). Tear 2 is measured against the sheet before tear 1: H removed (by
+			// tear 1), o and p whole. Hop stays 2, not 1: the letter the GM's count took is
+			// not subtracted again (a tester, seed 11 case-011: Demolitions 5, truth 8).
+			name: "GM count on an unmeasured tear, then a measurement against an older sheet",
+			steps: []step{
+				{tear: use("Hop"), m: refused, gm: &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 2}},
+					verdict: Undecided, skills: notMeasured(left(2, 3, true), "Axe")},
+				{tear: use("Axe"), m: meas("ROO", "ROO"), verdict: Valid, skills: left(2, 2, true)},
+			},
+		},
+		{
+			// The GM's count stands over a later measurement that shows more letters whole
+			// than it: Hop 1, o and p measured whole afterwards: 1, not certain which.
+			name: "GM count below what a later measurement shows whole",
+			steps: []step{
+				{tear: use("Hop"), m: refused, gm: &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 1}},
+					verdict: Undecided, skills: notMeasured(left(1, 3, true), "Axe")},
+				{tear: use("Axe"), m: meas("ROO", "ROO"), verdict: Valid, skills: notMeasured(left(1, 2, true), "Hop")},
+			},
+		},
+		{
 			// Seed: "If a character has no skills remaining ... the character is removed from
 			// the game". Hop is gone (measured); the last tear for Axe is undecided and the GM
 			// counts Axe 0: out, no_skills_left.

@@ -226,6 +226,7 @@ func (c *Character) applyLetters(d decision) {
 			c.skills[i].left = d.left[i]
 			c.skills[i].doubtful = d.doubtful[i]
 			c.skills[i].staleSince = 0
+			c.skills[i].gmConfirmed, c.skills[i].gmPicked = false, false
 		}
 	}
 }
@@ -237,6 +238,7 @@ func (c *Character) markStale(index int) {
 		if c.skills[i].staleSince == 0 {
 			c.skills[i].staleSince = index
 		}
+		c.skills[i].gmConfirmed = false
 	}
 }
 
@@ -389,6 +391,11 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		doubtful := make([]bool, len(s.left))
 		runes := LetterRunes(s.name)
 		for j, was := range s.left {
+			// Letters the GM's count left out without a measurement of which (gmPicked)
+			// are measured again: this measurement, against an older sheet, says which
+			// are whole, and the GM's count caps them below (a tester: letters the GM's
+			// count had taken were subtracted again when measured removed).
+			was = was || s.gmPicked
 			if !was {
 				if st[j] == LetterOnSheet {
 					d.notes = append(d.notes, letterName(j, runes, s.name)+" was already gone but is measured on the sheet: it stays gone")
@@ -458,6 +465,25 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 						unlocatedUnknown = true
 					}
 				}
+			}
+		}
+		if s.gmPicked {
+			n := 0
+			for j := range left {
+				if left[j] {
+					n++
+					if n > s.gmCount {
+						left[j] = false
+					}
+				}
+			}
+			if n > s.gmCount {
+				for j := range left {
+					if left[j] {
+						doubtful[j] = true
+					}
+				}
+				d.notes = append(d.notes, fmt.Sprintf("%q: %d letters are measured whole against the sheet before the GM's count of %d, which stands; which of them are left is not certain", s.name, n, s.gmCount))
 			}
 		}
 		d.left[i] = left
