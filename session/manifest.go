@@ -507,6 +507,9 @@ type rawGM struct {
 	PaperFitsTemplate *bool          `yaml:"paper_fits_template"`
 	Out               string         `yaml:"out"`
 	Note              string         `yaml:"note"`
+	// bad says what is wrong with a field's type, for tear() to report with the player and
+	// the tear (a tester: "cannot unmarshal !!str into []string" named neither).
+	bad string
 }
 
 // gmKeys are the fields of a tear's gm:.
@@ -520,13 +523,57 @@ func (r *rawGM) UnmarshalYAML(n *yaml.Node) error {
 	if _, err := checkKeys(n, "gm", gmKeys...); err != nil {
 		return err
 	}
+	// Each field's type is checked before decoding: YAML decoding reads 2.5 as the int 2 and
+	// "yes" (quoted) as true, which a ruling must not do silently (a tester).
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		if why := gmFieldType(k, v); why != "" {
+			*r = rawGM{bad: why}
+			return nil
+		}
+	}
 	type plain rawGM
 	var p plain
 	if err := n.Decode(&p); err != nil {
-		return err
+		*r = rawGM{bad: "not a valid ruling: " + err.Error()}
+		return nil
 	}
 	*r = rawGM(p)
 	return nil
+}
+
+// gmFieldType says what is wrong with the type of a gm: field's value v, or "".
+func gmFieldType(key string, v *yaml.Node) string {
+	scalar := func(tag string) bool { return v.Kind == yaml.ScalarNode && v.Tag == tag }
+	switch key {
+	case "verdict", "out", "note":
+		if v.Kind != yaml.ScalarNode {
+			return key + " is a single word or text, not a list or mapping"
+		}
+	case "faults":
+		if v.Kind != yaml.SequenceNode {
+			return "faults is a list, e.g. faults: [no_full_letter]"
+		}
+		for _, f := range v.Content {
+			if f.Kind != yaml.ScalarNode {
+				return "faults is a list of fault names, e.g. faults: [no_full_letter]"
+			}
+		}
+	case "remaining":
+		if v.Kind != yaml.MappingNode {
+			return "remaining maps each skill to its letters left, e.g. remaining: {Archery: 4}"
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			if c := v.Content[i+1]; c.Kind != yaml.ScalarNode || c.Tag != "!!int" {
+				return fmt.Sprintf("remaining: %q: want a whole number of letters, not %q", v.Content[i].Value, c.Value)
+			}
+		}
+	case "paper_fits_template":
+		if !scalar("!!bool") {
+			return fmt.Sprintf("paper_fits_template is true or false, not %q", v.Value)
+		}
+	}
+	return ""
 }
 
 // ruling checks the GM's ruling against the player's declared skills (in declaration order).
@@ -584,6 +631,9 @@ func (r *rawTear) tear(pos int, who string, declared map[string]string, skills [
 		return t, bad("a watch plan says what the camera will see: the GM's rulings go in an audit manifest")
 	case t.Kind == judge.KindLastDitch:
 		return t, bad("a last_ditch is not measured, there is nothing to rule (hit says how it went)")
+	}
+	if r.GM.bad != "" {
+		return t, bad("%s", r.GM.bad)
 	}
 	if t.GM, err = r.GM.ruling(skills); err != nil {
 		return t, bad("%v", err)

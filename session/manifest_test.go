@@ -284,7 +284,17 @@ func TestParseGMRuling(t *testing.T) {
 		{"last ditch", "{kind: last_ditch, hit: true, gm: {verdict: valid}}",
 			`s.yaml:6: player "Ann": tear 1: gm: a last_ditch is not measured, there is nothing to rule (hit says how it went)`},
 		{"not a number", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Archery: many}}}",
-			"s.yaml:6: not a valid manifest: cannot unmarshal !!str `many` into int"},
+			`s.yaml:6: player "Ann": tear 1: gm: remaining: "Archery": want a whole number of letters, not "many"`},
+		{"a fraction", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Archery: 2.5}}}",
+			`s.yaml:6: player "Ann": tear 1: gm: remaining: "Archery": want a whole number of letters, not "2.5"`},
+		{"a quoted number", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {Archery: \"3\"}}}",
+			`s.yaml:6: player "Ann": tear 1: gm: remaining: "Archery": want a whole number of letters, not "3"`},
+		{"yes for true", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, paper_fits_template: \"yes\"}}",
+			`s.yaml:6: player "Ann": tear 1: gm: paper_fits_template is true or false, not "yes"`},
+		{"faults not a list", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: faux_pas, faults: no_full_letter}}",
+			`s.yaml:6: player "Ann": tear 1: gm: faults is a list, e.g. faults: [no_full_letter]`},
+		{"remaining not a mapping", "{photo: b.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: 3}}",
+			`s.yaml:6: player "Ann": tear 1: gm: remaining maps each skill to its letters left, e.g. remaining: {Archery: 4}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
