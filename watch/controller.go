@@ -130,6 +130,10 @@ func (c *controller) onFrame(s settled) {
 	case settleCandidate:
 		c.onCandidate(s)
 	case settleConfirm:
+		if c.cand != nil && c.cand.no == s.no {
+			c.cand.dropMore()
+			c.cand.more, s.more = s.more, nil
+		}
 		s.close()
 		c.onConfirm(s.no)
 	case settleAbort:
@@ -251,6 +255,7 @@ func (c *controller) onSettle(s settled) {
 		c.fresh(p, s)
 		return
 	}
+	s.dropMore()
 	if !c.cfg.Scripted && len(ps.anns) == 0 {
 		// Announced tears take frames in order; without one waiting, only the sheet as it
 		// lies now can be the next tear's: an earlier unclaimed frame is superseded.
@@ -328,7 +333,7 @@ func (c *controller) fresh(p int, s settled) {
 		c.logf("frame %d: %v", s.no, err)
 		return
 	}
-	res, err := c.ref.Fresh(p, f)
+	res, f, read, err := c.readFresh(p, s, f)
 	if errors.Is(err, context.Canceled) {
 		// Interrupted while reading it: nothing was taken, nothing is wrong with the sheet.
 		// The interruption's one line says so (Result.NotRuled).
@@ -343,16 +348,112 @@ func (c *controller) fresh(p int, s settled) {
 		c.rearm()
 		return
 	}
-	res.Photo, res.SHA256 = PhotoName(s.no), sha256Hex(f.PNG)
+	res.Photo, res.SHA256 = PhotoName(f.No), sha256Hex(f.PNG)
 	ps.fresh = true
 	ps.rulings.Sheet = res
 	var located []string
 	for _, sk := range res.Skills {
 		located = append(located, sk.LocatedLabel())
 	}
-	c.logf("frame %d: %s's fresh sheet taken (%s)", s.no, ps.Name, strings.Join(located, ", "))
+	c.logf("frame %d: %s's fresh sheet taken (%s)%s", f.No, ps.Name, strings.Join(located, ", "), read)
 	c.emit(Event{Player: p, Fresh: &res})
 	c.match(p)
+}
+
+// readFresh reads player p's fresh sheet on frame f of settled s and, when the capture gave
+// later frames of the same still run (s.more), on each of them too: frames that differ only by
+// sensor noise can read differently (a skill located at 99% on one, 16% on the next). f's read
+// is kept unless another locates more letters by a strong read (freshScore); the one kept is
+// recorded (f is read last, so the referee is asked again only when another frame won; a
+// re-read of the same file re-uses the recorded layout). read says which frames were read
+// and which was kept, "" for one frame.
+func (c *controller) readFresh(p int, s settled, f Frame) (judge.SheetResult, Frame, string, error) {
+	type read struct {
+		f   Frame
+		res judge.SheetResult
+		err error
+	}
+	var reads []read
+	for _, m := range s.more {
+		png, err := encodePNG(m.frame)
+		if err != nil {
+			continue
+		}
+		g := Frame{No: m.no, Mat: m.frame, PNG: png}
+		r, err := c.ref.Fresh(p, g)
+		if errors.Is(err, context.Canceled) {
+			return r, g, "", err
+		}
+		reads = append(reads, read{g, r, err})
+	}
+	res, err := c.ref.Fresh(p, f)
+	if len(reads) == 0 || errors.Is(err, context.Canceled) {
+		return res, f, "", err
+	}
+	best := read{f, res, err}
+	reads = append([]read{best}, reads...)
+	var labels []string
+	for _, r := range reads {
+		labels = append(labels, fmt.Sprintf("%d: %s", r.f.No, freshLabel(r.res, r.err)))
+		if r.err == nil && r.res.Found && (best.err != nil || !best.res.Found || freshScore(r.res).better(freshScore(best.res))) {
+			best = r
+		}
+	}
+	if best.f.No != f.No {
+		// The referee keeps the last sheet it read (f): give it the best again.
+		if best.res, best.err = c.ref.Fresh(p, best.f); errors.Is(best.err, context.Canceled) {
+			return best.res, best.f, "", best.err
+		}
+	}
+	return best.res, best.f, fmt.Sprintf("; read on %d frames of the still sheet (%s): frame %d kept, the most letters located by a strong read",
+		len(reads), strings.Join(labels, "; "), best.f.No), best.err
+}
+
+// freshLabel is one read of a fresh sheet, for the log: letters located by a strong read,
+// of all letters, and the weak reads.
+func freshLabel(r judge.SheetResult, err error) string {
+	if err != nil || !r.Found {
+		return "no sheet"
+	}
+	sc := freshScore(r)
+	s := fmt.Sprintf("%d/%d letters located", sc.strong, sc.letters)
+	var weak []string
+	for _, k := range r.Skills {
+		if k.Weak() || k.Located < k.Letters {
+			weak = append(weak, k.LocatedLabel())
+		}
+	}
+	if len(weak) > 0 {
+		s += " (" + strings.Join(weak, ", ") + ")"
+	}
+	return s
+}
+
+// sheetScore ranks reads of one fresh sheet: letters located by a strong read first, then
+// letters located at all. (Not the confidence: among reads that locate as much, the first
+// is kept, not the one sensor noise favoured.)
+type sheetScore struct {
+	strong, located, letters int
+}
+
+func freshScore(r judge.SheetResult) sheetScore {
+	var s sheetScore
+	for _, k := range r.Skills {
+		s.letters += k.Letters
+		s.located += k.Located
+		if !k.Weak() {
+			s.strong += k.Located
+		}
+	}
+	return s
+}
+
+// better reports whether s ranks strictly above t.
+func (s sheetScore) better(t sheetScore) bool {
+	if s.strong != t.strong {
+		return s.strong > t.strong
+	}
+	return s.located > t.located
 }
 
 // replay takes again the frames an earlier watch of the session recorded (Config.Resume),

@@ -136,7 +136,10 @@ func TestEveryShotSettlesOnce(t *testing.T) {
 			for i, n := range res.Settled {
 				assert.True(t, truth.Still[i].Contains(n), "settle %d at frame %d, want in %v", i, n, truth.Still[i])
 			}
-			assert.Equal(t, []int{0}, ref.fresh)
+			// The fresh sheet is read on the still run's last two frames, then its first (kept: no
+			// read locates more).
+			assert.Equal(t, []int{0, 0, 0}, ref.fresh)
+			assert.Contains(t, log.String(), fmt.Sprintf("frame %d: Ann's fresh sheet taken (); read on 3 frames of the still sheet (%d: ", res.Settled[0], res.Settled[0]))
 			assert.Equal(t, []judge.Tear{{Kind: judge.KindUse, Skill: "A"}, {Kind: judge.KindDamage, Skill: "A"}}, ref.tears)
 			assert.Equal(t, []int{tc.spec.H, tc.spec.H}, ref.frames)
 			assert.Equal(t, truth.Frames, res.Frames)

@@ -23,7 +23,12 @@
 // # Pairing frames with tears (controller)
 //
 // The first settled frame of each player is their fresh sheet (players in the order given,
-// unless "sheet NAME" was announced; a frame that is no sheet is not taken). Later frames are
+// unless "sheet NAME" was announced; a frame that is no sheet is not taken). Frames that
+// differ only by sensor noise can read differently (a skill located at 99% on one frame, by a
+// weak read at 16% on the next), so the fresh sheet is read on the still run's last two
+// frames too (the capture hands them over with the frame taken), and the first frame's read
+// is kept unless another locates more letters by a strong read; the frame kept is the one
+// recorded, and the log names the frames read. Later frames are
 // told apart by registration against each fresh sheet (Referee.Identify); failing that, the
 // only player with a tear waiting takes it. The GM announces tears on stdin (ParseAnnouncement)
 // or a --session manifest lists them in order; the n-th announced tear of a player is ruled on

@@ -230,3 +230,60 @@ func TestRunTakesCommands(t *testing.T) {
 	assert.Equal(t, "undecided → GM ruled valid", judge.GMLine(*gm))
 	assert.Equal(t, judge.Valid, res.Rulings.Players[0].Tears[0].GMRuling.Verdict)
 }
+
+// freshReferee reads fresh sheets by frame number (Medicine weak on some frames) and records
+// the frames it was asked to read.
+type freshReferee struct {
+	scriptReferee
+	weak  map[int]float64 // Medicine's confidence by frame number; 0.99 otherwise
+	reads []int
+}
+
+func (r *freshReferee) Fresh(p int, f Frame) (judge.SheetResult, error) {
+	r.reads = append(r.reads, f.No)
+	conf, ok := r.weak[f.No]
+	if !ok {
+		conf = 0.99
+	}
+	return judge.SheetResult{Found: true, Skills: []judge.SkillResult{{Name: "Archery", Letters: 7, Located: 7, Confidence: 0.9},
+		{Name: "Medicine", Letters: 8, Located: 8, Confidence: conf}}}, nil
+}
+
+// TestFreshSheetReadOnStillFrames: a fresh sheet is read on each frame of the still run the
+// capture gave (the last two of the still run, then the first), and the best read is kept
+// and recorded (the referee is asked for it again unless it was the first frame's, read
+// last), the log naming the frames read; a frame that reads Medicine weakly (16%) loses to one that reads it at 99%.
+func TestFreshSheetReadOnStillFrames(t *testing.T) {
+	players := []Player{{Name: "Ann", Skills: []string{"Archery", "Medicine"}}}
+	for _, tc := range []struct {
+		name  string
+		weak  map[int]float64
+		reads []int
+		kept  string
+		log   string
+	}{
+		{name: "the middle frame reads best", weak: map[int]float64{5: 0.16, 12: 0.3}, reads: []int{11, 12, 5, 11}, kept: "frame:11",
+			log: "tearcam watch: frame 11: Ann's fresh sheet taken (Archery 7/7, Medicine 8/8); read on 3 frames of the still sheet (5: 7/15 letters located (Medicine 8/8 (weak read, 16%)); 11: 15/15 letters located; 12: 7/15 letters located (Medicine 8/8 (weak read, 30%))): frame 11 kept, the most letters located by a strong read\n"},
+		{name: "the first frame reads as well as any: kept, read last", weak: map[int]float64{11: 0.2}, reads: []int{11, 12, 5}, kept: "frame:5"},
+		{name: "the last frame reads best", weak: map[int]float64{5: 0.2, 11: 0.2}, reads: []int{11, 12, 5, 12}, kept: "frame:12"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref := &freshReferee{weak: tc.weak}
+			var log bytes.Buffer
+			c := newController(Config{Players: players, Log: &log, Now: time.Now}, ref)
+			s := settledAt(5, 0)
+			s.kind = settleTaken
+			for _, no := range []int{11, 12} {
+				m := settledAt(no, 0)
+				s.more = append(s.more, stillFrame{no: no, frame: m.frame})
+			}
+			c.onSettle(s)
+			assert.Equal(t, tc.reads, ref.reads)
+			assert.True(t, c.players[0].fresh)
+			assert.Equal(t, tc.kept, c.players[0].rulings.Sheet.Photo)
+			if tc.log != "" {
+				assert.Equal(t, tc.log, log.String())
+			}
+		})
+	}
+}

@@ -176,6 +176,15 @@ type settled struct {
 	frame  gocv.Mat // empty for confirm and abort
 	readAt time.Time
 	png    []byte
+	// more are later frames of the same still run (taken or confirmed frames only): a fresh
+	// sheet is read on each, and the best read kept (controller.fresh).
+	more []stillFrame
+}
+
+// stillFrame is a frame of a still run after its first (settled.more).
+type stillFrame struct {
+	no    int
+	frame gocv.Mat
 }
 
 // settleKind is what a message from the capture goroutine says about a frame.
@@ -193,7 +202,18 @@ const (
 	settleAbort
 )
 
-func (s *settled) close() { s.frame.Close() }
+func (s *settled) close() {
+	s.frame.Close()
+	s.dropMore()
+}
+
+// dropMore frees the later frames of the still run (needed only to read a fresh sheet).
+func (s *settled) dropMore() {
+	for _, m := range s.more {
+		m.frame.Close()
+	}
+	s.more = nil
+}
 
 // asFrame encodes the settled frame as PNG (once) for the referee.
 func (s *settled) asFrame() (Frame, error) {
@@ -373,6 +393,11 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 	defer func() { cand.Close() }()
 	var candNo int
 	var candAt time.Time
+	// prev is the previous frame while the sheet settles: with the frame taken, the still
+	// run's last two frames, on which a fresh sheet is read again (settled.more).
+	prev := gocv.NewMat()
+	defer func() { prev.Close() }()
+	prevNo := -1
 	fps := src.FPS()
 	if fps <= 0 || fps > 240 {
 		fps = 30
@@ -449,15 +474,28 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 		switch {
 		case taken:
 			an.SetReference()
+			var more []stillFrame
+			if prevNo > candNo && prevNo < no && !prev.Empty() {
+				more = append(more, stillFrame{no: prevNo, frame: prev.Clone()})
+			}
+			if no > candNo {
+				more = append(more, stillFrame{no: no, frame: frame.Clone()})
+			}
 			if cfg.Speculate {
-				send(settled{kind: settleConfirm, no: candNo, frame: gocv.NewMat(), readAt: candAt})
+				send(settled{kind: settleConfirm, no: candNo, frame: gocv.NewMat(), readAt: candAt, more: more})
 				cand.Close()
 			} else {
-				send(settled{kind: settleTaken, no: candNo, frame: cand, readAt: candAt})
+				send(settled{kind: settleTaken, no: candNo, frame: cand, readAt: candAt, more: more})
 			}
 			cand = gocv.NewMat()
 		case before == Settling && after != Settling && cfg.Speculate:
 			send(settled{kind: settleAbort, no: candNo, frame: gocv.NewMat(), readAt: candAt})
+		}
+		if det.Phase() == Settling {
+			prev.Close()
+			prev, prevNo = frame.Clone(), no
+		} else {
+			prevNo = -1
 		}
 		if cfg.OnFrame != nil && !cfg.OnFrame(no, frame, det.Phase(), st) {
 			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped by the user after %d frames", src.Name(), n)}
