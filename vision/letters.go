@@ -294,6 +294,7 @@ func letterStates(before *SheetImage, bm, am, removed []byte, ai afterInk, w, h 
 			continue
 		}
 		out[si].States = make([]judge.LetterState, len(sk.Letters))
+		inks := make([]letterInk, len(sk.Letters))
 		for li := range sk.Letters {
 			self := &polys[si][li]
 			var others []*letterPoly
@@ -302,12 +303,44 @@ func letterStates(before *SheetImage, bm, am, removed []byte, ai afterInk, w, h 
 					others = append(others, o)
 				}
 			}
-			out[si].States[li] = letterState(self, others, g, bm, am, filled[0], filled[1], ai, w, h, ppm, rad, reg)
+			inks[li] = measureLetterInk(self, others, g, bm, am, filled[0], filled[1], ai, w, h, ppm, rad)
+		}
+		for li := range sk.Letters {
+			out[si].States[li] = inks[li].decide(ai, neighbourInk(inks, li), am, w, h, ppm, reg)
 		}
 		splitDoubt(out[si].States, polys[si], letterSplitGapMM*ppm)
 		fragmentDoubt(out[si].States, polys[si], bm, am, removed, w, h)
 	}
 	return out
+}
+
+// letterRefSpan: a letter with too little ink of its own certainly on the sheet and shown
+// (under its side's share) is compared in the after photo with the ink of the letters this
+// many places either side of it in the word (the same pen, and the registration's error
+// there nearly the same).
+const letterRefSpan = 2
+
+// neighbourInk is letter li's letterRef among its word's letters (inks): its own ink shown on
+// the sheet when that reaches its side's share, else its neighbours' (letterRefSpan); and its
+// neighbours' ink.
+func neighbourInk(inks []letterInk, li int) letterRef {
+	var ref letterRef
+	l := inks[li]
+	k := max(letterMinPx, int(letterSideFrac*float64(len(l.ink))))
+	own := len(l.onPx) >= k
+	if own {
+		ref.on = l.onPx
+	}
+	for j := li - letterRefSpan; j <= li+letterRefSpan; j++ {
+		if j < 0 || j >= len(inks) || j == li {
+			continue
+		}
+		ref.other = append(ref.other, inks[j].ink...)
+		if !own {
+			ref.on = append(ref.on, inks[j].onPx...)
+		}
+	}
+	return ref
 }
 
 // letterFragmentFrac: an outline whose extent (its largest vertex-to-vertex distance) is
@@ -425,17 +458,45 @@ func polyGap(a, b []pt) float64 {
 }
 
 // letterState decides one letter from its ink's before- and after-states (bm, am: the paper
-// masks; bmF, amF: the same with the ink zone filled from its surroundings, fillInkZone).
-// An ink pixel whose mask and filled mask disagree is uncertain: either its measured state is
-// ghost ink of a torn-away piece on a dark table, or the tear passes through the ink zone
-// near it, and the photo cannot tell which.
+// masks; bmF, amF: the same with the ink zone filled from its surroundings, fillInkZone), the
+// after photo's evidence on its uncertain ink calibrated on its own ink left on the sheet
+// (measureLetterInk, letterInk.decide).
 func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byte, ai afterInk, w, h int, ppm float64, rad, reg int) judge.LetterState {
+	li := measureLetterInk(lp, others, g, bm, am, bmF, amF, ai, w, h, ppm, rad)
+	return li.decide(ai, letterRef{on: li.onPx}, am, w, h, ppm, reg)
+}
+
+// letterInk is one letter's ink as the masks place it (measureLetterInk): counts of its ink
+// pixels gone before the tear (goneC), on the after-sheet (onC certain, onU uncertain) and on
+// the removed paper (remC, remU), with the pixels the after photo is asked about (decide).
+type letterInk struct {
+	fixed  bool              // decided without ink to measure (no outline, no ink in it)
+	state  judge.LetterState // the state when fixed
+	box    image.Rectangle
+	ink    []int // the letter's ink pixels (frame indices)
+	goneC  int
+	onC    int
+	onU    int
+	remC   int
+	remU   int
+	onSeen int   // certain on-sheet ink the after photo shows as ink (inkSeen)
+	onPx   []int // those pixels
+	onUPx  []int // uncertain ink the masks keep on the sheet
+	remUPx []int // uncertain ink the masks put on the removed paper
+}
+
+// measureLetterInk places a letter's ink by the masks (letterState). An ink pixel whose mask
+// and filled mask disagree is uncertain: either its measured state is ghost ink of a
+// torn-away piece on a dark table, or the tear passes through the ink zone near it, and the
+// masks cannot tell which.
+func measureLetterInk(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byte, ai afterInk, w, h int, ppm float64, rad int) letterInk {
+	fixed := func(st judge.LetterState) letterInk { return letterInk{fixed: true, state: st, box: lp.box} }
 	if len(lp.poly) < 3 {
-		return judge.LetterUnknown
+		return fixed(judge.LetterUnknown)
 	}
 	bx0, by0, bx1, by1 := lp.box.Min.X, lp.box.Min.Y, lp.box.Max.X-1, lp.box.Max.Y-1
 	if bx1 < 0 || by1 < 0 || bx0 >= w || by0 >= h {
-		return judge.LetterUnknown
+		return fixed(judge.LetterUnknown)
 	}
 	// Paper level around the letter (on the fresh sheet's grey image: all of it was paper).
 	pad := int(2 * ppm)
@@ -468,7 +529,7 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 		}
 	}
 	if len(inside) == 0 {
-		return judge.LetterUnknown
+		return fixed(judge.LetterUnknown)
 	}
 	sort.Ints(paper)
 	level := paper[len(paper)*3/4] // the paper is the bright majority
@@ -502,30 +563,29 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 		for _, i := range inside {
 			switch {
 			case bm[i] == 0:
-				return judge.LetterUnknown
+				return fixed(judge.LetterUnknown)
 			case am[i] != 0 && !near(i, bm, am, w, h, rad, false):
 				on++
 			case am[i] == 0 && !near(i, bm, am, w, h, rad+int(math.Ceil(ppm)), false):
 				off++
 			default:
-				return judge.LetterUnknown
+				return fixed(judge.LetterUnknown)
 			}
 		}
 		if off > 0 {
 			if on > 0 {
-				return judge.LetterUnknown
+				return fixed(judge.LetterUnknown)
 			}
-			return judge.LetterRemoved
+			return fixed(judge.LetterRemoved)
 		}
-		return judge.LetterOnSheet
+		return fixed(judge.LetterOnSheet)
 	}
-	var onC, onU, remC, remU, goneC, onSeen int
-	var onPx, remUPx []int
+	l := letterInk{box: lp.box, ink: ink}
 	for _, i := range ink {
 		ghostBefore := bm[i] != bmF[i]
 		if bm[i] == 0 {
 			if !ghostBefore && !near(i, bm, am, w, h, rad, true) {
-				goneC++
+				l.goneC++
 			}
 			continue
 		}
@@ -536,33 +596,63 @@ func letterState(lp *letterPoly, others []*letterPoly, g, bm, am, bmF, amF []byt
 		unc := (bm[i] != 0 && am[i] == 0) != (bmF[i] != 0 && amF[i] == 0) || near(i, bmF, amF, w, h, rad, false)
 		switch {
 		case am[i] != 0 && unc:
-			onU++
+			l.onU++
+			l.onUPx = append(l.onUPx, i)
 		case am[i] != 0:
-			onC++
+			l.onC++
 			if len(ai.seen) == w*h && ai.seen[i] != 0 {
-				onSeen++
-				onPx = append(onPx, i)
+				l.onSeen++
+				l.onPx = append(l.onPx, i)
 			}
 		case unc:
-			remU++
-			remUPx = append(remUPx, i)
+			l.remU++
+			l.remUPx = append(l.remUPx, i)
 		default:
-			remC++
+			l.remC++
 		}
 	}
-	k := max(letterMinPx, int(letterSideFrac*float64(len(ink))))
-	if len(ai.seen) == w*h && onC >= k && float64(onSeen) < letterSeenFrac*float64(onC) {
+	return l
+}
+
+// letterRef is what a letter's uncertain ink is compared with in the after photo (decide):
+// ink certainly on the sheet that the photo shows (on: the letter's own, or its neighbours'
+// in the word when it has too little: the same pen, the registration's local error), and the
+// word's other letters' ink near it (other), whose blur the photo may show beside this
+// letter's ink.
+type letterRef struct {
+	on    []int
+	other []int
+}
+
+// decide gives the letter's state: gone / cut / on_sheet / removed when the ink decides; when
+// one side holds certain ink and the rest is uncertain, on_sheet_or_cut (not removed whole,
+// whatever the doubt) or removed_or_cut (not left, whatever the doubt); otherwise ambiguous.
+// Uncertain ink counts as certain where the after photo decides it (inkEvidence): gone where
+// the photo shows no ink near it, still on the sheet where the photo shows this ink there.
+func (l letterInk) decide(ai afterInk, ref letterRef, am []byte, w, h int, ppm float64, reg int) judge.LetterState {
+	if l.fixed {
+		return l.state
+	}
+	onC, onU, remC, remU, goneC := l.onC, l.onU, l.remC, l.remU, l.goneC
+	k := max(letterMinPx, int(letterSideFrac*float64(len(l.ink))))
+	ghost := false
+	if len(ai.seen) == w*h && onC >= k && float64(l.onSeen) < letterSeenFrac*float64(onC) {
 		// The after photo does not show the ink the masks keep on the sheet: ghost ink (see
 		// letterSeenFrac). Whether it is there cannot be told.
 		onU += onC
 		onC = 0
+		ghost = true
 	}
-	if onC >= k && remC < k && remU > 0 {
-		// Ink the masks put on the removed paper near the tear, which the after photo shows
-		// nowhere within the registration error: it went with the removed paper (inkGone).
-		gone := ai.inkGone(remUPx, onPx, lp.box, am, w, h, ppm, reg)
-		remC += gone
-		remU -= gone
+	if !ghost && goneC < k && (remC < k || onC < k) && onU+remU > 0 {
+		// Uncertain ink the after photo decides (inkEvidence): ink the masks put on either
+		// side near the tear that the photo shows nowhere within the registration error went
+		// with the removed paper; ink it shows where it was, with the table around not
+		// looking like ink, is still on the sheet.
+		ev := ai.inkEvidence(l.onUPx, l.remUPx, ref, l.box, am, w, h, ppm, reg)
+		onC += ev.keptOn + ev.keptRem
+		onU -= ev.keptOn + ev.goneOn
+		remC += ev.goneOn + ev.goneRem
+		remU -= ev.keptRem + ev.goneRem
 	}
 	// Uncertain ink may lie on either side: a side is clear when the certain ink on the
 	// other side and all uncertain ink together stay under k.
@@ -636,23 +726,32 @@ func newAfterInk(after *SheetImage) afterInk {
 	return ai
 }
 
-// inkGone counts the pixels of cands (frame indices: a letter's ink that the masks put on
-// the removed paper within measurement error of the tear) that the after photo shows gone.
-// The letter's ink colour in that photo is the median colour at on (its ink certainly on the
-// sheet, shown), the paper's the median of the after-paper around the letter (box grown
-// 2 mm) where the photo shows no ink. A pixel shows this ink when it is at least half-way
-// from the paper's colour to the ink's (inkShownT, along their difference) and of the ink's
-// hue: its chromaticity within inkShownChroma of the paper-to-ink ray's length of that ray
-// (inkShownChromaMin at least, for black or grey ink on white paper). Blurred ink, and ink
-// denser than the median, do; a table as dark as the ink but of another hue does not; a
-// table of the ink's colour does, so ink over it is never counted gone (ghost ink). The
-// letter's own shift (the registration's local error, within reg px) is the one that puts
-// most of on on ink in the photo; if under letterShownFrac of on shows there, the photo is
-// not trusted and nothing is counted. A candidate is gone when, so shifted, no pixel within
-// 1 px of it shows ink: ink a pixel from ink left (the photo's blur) is never counted gone.
-func (ai afterInk) inkGone(cands, on []int, box image.Rectangle, am []byte, w, h int, ppm float64, reg int) int {
-	if len(ai.bgr) != 3*w*h || len(ai.seen) != w*h || len(on) < letterMinPx || len(cands) == 0 {
-		return 0
+// inkModel is the after photo's test of one letter's ink (inkModelOf).
+type inkModel struct {
+	ai     afterInk
+	w, h   int
+	P, D   [3]float64 // the paper's colour, and the ink's minus the paper's
+	dd     float64    // |D|²
+	pb, pg float64    // the paper's chromaticity
+	sb, sg float64    // the paper-to-ink ray in chromaticity
+	tol    float64
+	sx, sy int // the letter's shift between the frames
+}
+
+// inkModelOf fits the after photo's test of a letter's ink. The ink's colour in that photo is
+// the median colour at on (ink certainly on the sheet, shown), the paper's the median of the
+// after-paper around the letter (box grown 2 mm) where the photo shows no ink. A pixel shows
+// this ink when it is at least half-way from the paper's colour to the ink's (inkShownT,
+// along their difference) and of the ink's hue: its chromaticity within inkShownChroma of the
+// paper-to-ink ray's length of that ray (inkShownChromaMin at least, for black or grey ink on
+// white paper). Blurred ink, and ink denser than the median, do; a table as dark as the ink
+// but of another hue does not; a table of the ink's colour does. The letter's shift (the
+// registration's local error, within reg px) is the one that puts most of on on ink in the
+// photo; if under letterShownFrac of on shows there, the photo is not trusted (false).
+func (ai afterInk) inkModelOf(on []int, box image.Rectangle, am []byte, w, h int, ppm float64, reg int) (inkModel, bool) {
+	m := inkModel{ai: ai, w: w, h: h}
+	if len(ai.bgr) != 3*w*h || len(ai.seen) != w*h || len(on) < letterMinPx {
+		return m, false
 	}
 	pad := int(2 * ppm)
 	var pb [3][]int
@@ -667,7 +766,7 @@ func (ai afterInk) inkGone(cands, on []int, box image.Rectangle, am []byte, w, h
 		}
 	}
 	if len(pb[0]) < 10 {
-		return 0
+		return m, false
 	}
 	var ib [3][]int
 	for _, j := range on {
@@ -675,85 +774,221 @@ func (ai afterInk) inkGone(cands, on []int, box image.Rectangle, am []byte, w, h
 			ib[c] = append(ib[c], int(ai.bgr[3*j+c]))
 		}
 	}
-	var P, D [3]float64
-	dd := 0.0
 	for c := 0; c < 3; c++ {
 		sort.Ints(pb[c])
 		sort.Ints(ib[c])
-		P[c] = float64(pb[c][len(pb[c])/2])
-		D[c] = float64(ib[c][len(ib[c])/2]) - P[c]
-		dd += D[c] * D[c]
+		m.P[c] = float64(pb[c][len(pb[c])/2])
+		m.D[c] = float64(ib[c][len(ib[c])/2]) - m.P[c]
+		m.dd += m.D[c] * m.D[c]
 	}
-	if dd < inkShownMinContrast*inkShownMinContrast {
-		return 0 // the photo hardly tells this ink from the paper
+	if m.dd < inkShownMinContrast*inkShownMinContrast {
+		return m, false // the photo hardly tells this ink from the paper
 	}
 	// Chromaticity (each channel's share of the sum) of the paper, the ink and a pixel: a
 	// table as dark as the ink, or darker, differs from it in hue, if at all.
-	chroma := func(b, g, r float64) (float64, float64) {
-		sum := math.Max(b+g+r, 1)
-		return b / sum, g / sum
-	}
-	pb0, pg0 := chroma(P[0], P[1], P[2])
-	qb, qg := chroma(P[0]+D[0], P[1]+D[1], P[2]+D[2])
-	sb, sg := qb-pb0, qg-pg0
-	sl := math.Hypot(sb, sg)
-	tol := math.Max(inkShownChroma*sl, inkShownChromaMin)
-	shows := func(j int) bool {
-		t := 0.0
-		for c := 0; c < 3; c++ {
-			t += (float64(ai.bgr[3*j+c]) - P[c]) * D[c]
-		}
-		if t/dd < inkShownT {
-			return false // not dark enough for this ink
-		}
-		cb, cg := chroma(float64(ai.bgr[3*j]), float64(ai.bgr[3*j+1]), float64(ai.bgr[3*j+2]))
-		u := 0.0
-		if sl > 0 {
-			u = math.Max(0, ((cb-pb0)*sb+(cg-pg0)*sg)/(sl*sl)) // denser ink is more saturated
-		}
-		return math.Hypot(cb-pb0-u*sb, cg-pg0-u*sg) <= tol
-	}
-	inkAt := func(x, y int) bool { return x >= 0 && y >= 0 && x < w && y < h && shows(y*w+x) }
-	// The letter's own shift between the frames (the registration's local error): the one,
-	// within reg px, that puts most of its ink certainly on the sheet on ink in the photo.
-	sx, sy, best := 0, 0, -1
+	m.pb, m.pg = chroma(m.P[0], m.P[1], m.P[2])
+	qb, qg := chroma(m.P[0]+m.D[0], m.P[1]+m.D[1], m.P[2]+m.D[2])
+	m.sb, m.sg = qb-m.pb, qg-m.pg
+	m.tol = math.Max(inkShownChroma*math.Hypot(m.sb, m.sg), inkShownChromaMin)
+	best := -1
 	for dy := -reg; dy <= reg; dy++ {
 		for dx := -reg; dx <= reg; dx++ {
 			n := 0
 			for _, j := range on {
-				if inkAt(j%w+dx, j/w+dy) {
+				if m.inkAt(j%w+dx, j/w+dy) {
 					n++
 				}
 			}
-			if n > best || (n == best && dx*dx+dy*dy < sx*sx+sy*sy) {
-				sx, sy, best = dx, dy, n
+			if n > best || (n == best && dx*dx+dy*dy < m.sx*m.sx+m.sy*m.sy) {
+				m.sx, m.sy, best = dx, dy, n
 			}
 		}
 	}
 	if float64(best) < letterShownFrac*float64(len(on)) {
-		return 0 // the photo does not show this letter's ink as expected: nothing to compare
+		return m, false // the photo does not show this ink as expected: nothing to compare
+	}
+	return m, true
+}
+
+// chroma is a colour's chromaticity: its blue and green shares of the sum of its channels.
+func chroma(b, g, r float64) (float64, float64) {
+	sum := math.Max(b+g+r, 1)
+	return b / sum, g / sum
+}
+
+// toInk is how far pixel j's colour lies from the paper's towards the ink's (0 the paper, 1
+// the ink), along their difference.
+func (m inkModel) toInk(j int) float64 {
+	t := 0.0
+	for c := 0; c < 3; c++ {
+		t += (float64(m.ai.bgr[3*j+c]) - m.P[c]) * m.D[c]
+	}
+	return t / m.dd
+}
+
+// shows reports whether pixel j shows this ink: dark enough (inkShownT) and of its hue.
+func (m inkModel) shows(j int) bool { return m.showsAt(j, inkShownT) }
+
+// showsAt reports whether pixel j shows this ink at least t of the way from the paper's
+// colour to the ink's, and of its hue.
+func (m inkModel) showsAt(j int, t float64) bool {
+	if m.toInk(j) < t {
+		return false
+	}
+	cb, cg := chroma(float64(m.ai.bgr[3*j]), float64(m.ai.bgr[3*j+1]), float64(m.ai.bgr[3*j+2]))
+	u := 0.0
+	if sl2 := m.sb*m.sb + m.sg*m.sg; sl2 > 0 {
+		u = math.Max(0, ((cb-m.pb)*m.sb+(cg-m.pg)*m.sg)/sl2) // denser ink is more saturated
+	}
+	return math.Hypot(cb-m.pb-u*m.sb, cg-m.pg-u*m.sg) <= m.tol
+}
+
+// inkAt reports whether the photo's pixel (x, y) shows this ink.
+func (m inkModel) inkAt(x, y int) bool {
+	return x >= 0 && y >= 0 && x < m.w && y < m.h && m.shows(y*m.w+x)
+}
+
+// faintAt reports whether the photo's pixel (x, y) shows this ink at least faintly: inkFaintT
+// of the way to its colour, and of its hue (shows). Outside the frame counts as shown.
+func (m inkModel) faintAt(x, y int) bool {
+	return x < 0 || y < 0 || x >= m.w || y >= m.h || m.showsAt(y*m.w+x, inkFaintT)
+}
+
+// within1 reports whether f holds at a pixel within 1 px of (x, y).
+func within1(x, y int, f func(x, y int) bool) bool {
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if f(x+dx, y+dy) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inkGone counts the pixels of cands (frame indices: a letter's ink that the masks put on
+// the removed paper within measurement error of the tear) that the after photo shows gone
+// (inkModelOf, fitted on on: its ink certainly on the sheet). A candidate is gone when, at
+// the letter's shift, no pixel within 1 px of it shows the ink: ink a pixel from ink left
+// (the photo's blur) is never counted gone, nor ink over a table of the ink's colour.
+func (ai afterInk) inkGone(cands, on []int, box image.Rectangle, am []byte, w, h int, ppm float64, reg int) int {
+	m, ok := ai.inkModelOf(on, box, am, w, h, ppm, reg)
+	if !ok {
+		return 0
 	}
 	gone := 0
 	for _, i := range cands {
-		x, y := i%w+sx, i/w+sy
-		shown := false
-		for dy := -1; dy <= 1 && !shown; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				if inkAt(x+dx, y+dy) {
-					shown = true
-					break
-				}
-			}
-		}
-		if !shown {
+		if !within1(i%w+m.sx, i/w+m.sy, m.inkAt) {
 			gone++
 		}
 	}
 	return gone
 }
 
-// The photo's test of a letter's ink (inkGone).
+// inkEvidence is what the after photo decides of a letter's uncertain ink (afterInk.
+// inkEvidence): pixels the masks keep on the sheet (On) or put on the removed paper (Rem)
+// that the photo shows still there (kept) or gone.
+type inkEvidence struct {
+	keptOn, keptRem, goneOn, goneRem int
+}
+
+// inkEvidence asks the after photo about a letter's uncertain ink: onU, the pixels the masks
+// keep on the sheet, and remU, those they put on the removed paper (inkModelOf, fitted on
+// ref.on). Gone: at the letter's shift no pixel within 1 px shows the ink (remU, as inkGone),
+// or, for ink the masks keep, none within 1 px is even inkFaintT of the way to its colour
+// (and of its hue: a table darker than the ink, of another hue, is no ink). Kept: the
+// pixel itself shows the ink, no other letter's ink (ref.other) lies within inkKeptClearPx of
+// it (the photo's blur of a neighbour's ink left), and the table the after-mask shows along
+// the tear line near the letter (within inkKeptClearPx of its paper) nowhere looks like
+// the ink (at most inkTableShownFrac of it, and inkTableMinPx pixels of it seen at least):
+// a shadow or a dark table along the line would show as ink where none is left.
+func (ai afterInk) inkEvidence(onU, remU []int, ref letterRef, box image.Rectangle, am []byte, w, h int, ppm float64, reg int) inkEvidence {
+	var ev inkEvidence
+	m, ok := ai.inkModelOf(ref.on, box, am, w, h, ppm, reg)
+	if !ok {
+		return ev
+	}
+	keepOK := m.tableClear(box, am, ppm)
+	other := make(map[int]bool, len(ref.other))
+	for _, j := range ref.other {
+		other[j] = true
+	}
+	clear := func(i int) bool {
+		x, y := i%w, i/w
+		for dy := -inkKeptClearPx; dy <= inkKeptClearPx; dy++ {
+			for dx := -inkKeptClearPx; dx <= inkKeptClearPx; dx++ {
+				if other[(y+dy)*w+x+dx] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	kept := func(i int) bool {
+		return keepOK && m.inkAt(i%w+m.sx, i/w+m.sy) && clear(i)
+	}
+	for _, i := range onU {
+		x, y := i%w+m.sx, i/w+m.sy
+		switch {
+		case kept(i):
+			ev.keptOn++
+		case !within1(x, y, m.faintAt):
+			ev.goneOn++
+		}
+	}
+	for _, i := range remU {
+		x, y := i%w+m.sx, i/w+m.sy
+		switch {
+		case kept(i):
+			ev.keptRem++
+		case !within1(x, y, m.inkAt):
+			ev.goneRem++
+		}
+	}
+	return ev
+}
+
+// tableClear reports whether the table the after-mask shows along the tear line near a
+// letter (box grown 2 mm; pixels within inkKeptClearPx of the after paper, at the letter's
+// shift) looks unlike the ink (inkEvidence).
+func (m inkModel) tableClear(box image.Rectangle, am []byte, ppm float64) bool {
+	pad := int(2 * ppm)
+	w, h := m.w, m.h
+	n, shown := 0, 0
+	for y := max(0, box.Min.Y-pad); y < min(h, box.Max.Y+pad); y++ {
+		for x := max(0, box.Min.X-pad); x < min(w, box.Max.X+pad); x++ {
+			if am[y*w+x] != 0 {
+				continue
+			}
+			edge := false
+			for dy := -inkKeptClearPx; dy <= inkKeptClearPx && !edge; dy++ {
+				for dx := -inkKeptClearPx; dx <= inkKeptClearPx; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx >= 0 && yy >= 0 && xx < w && yy < h && am[yy*w+xx] != 0 {
+						edge = true
+						break
+					}
+				}
+			}
+			if !edge {
+				continue
+			}
+			n++
+			if m.inkAt(x+m.sx, y+m.sy) {
+				shown++
+			}
+		}
+	}
+	return n >= inkTableMinPx && float64(shown) <= inkTableShownFrac*float64(n)
+}
+
+// The photo's test of a letter's ink (inkModelOf, inkEvidence).
 const (
+	inkFaintT         = 0.25 // ink the masks keep on the sheet is gone only where nothing shows it this much
+	inkKeptClearPx    = 2    // kept ink lies this far (px) from other letters' ink; the tear line's band
+	inkTableMinPx     = 10   // table pixels along the tear line needed to trust kept ink
+	inkTableShownFrac = 0.02 // ... and the share of them that may show as ink
+
 	inkShownT           = 0.5  // at least half-way from the paper's colour to the ink's
 	inkShownChroma      = 0.3  // chromaticity off the paper-to-ink ray, share of its length
 	inkShownChromaMin   = 0.03 // ... or this much (chromaticity of grey pixels is noisy)

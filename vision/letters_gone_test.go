@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"tearcam/judge"
 )
@@ -136,5 +137,80 @@ func TestLetterSliverCut(t *testing.T) {
 			}
 		}
 		assert.Equal(t, c.want, letterState(lp, nil, g, bm, am, bm, am, afterInk{}, w, h, 4, 2, 1), "%d px past the line", c.past)
+	}
+}
+
+// TestLetterEvidenceFromNeighbour: a word of two letters on a 25 x 15 mm frame whose after-mask
+// keeps the paper from row 20 down, measured with a registration residual of 1 mm (the
+// uncertainty radius 6 px). "a" lies wholly on the sheet, far from the tear; "b" (five
+// strokes, rows 6 to 22) reaches 3 px past the line: by the masks alone it is removed or cut
+// (45 px on the sheet side, all uncertain), and it has no ink of its own certainly on the
+// sheet to compare the photo with, so its neighbour's ink is the reference (neighbourInk).
+// Where the after photo shows b's ink below the line, with the table above it unlike the
+// ink, "b" is cut (45 px kept, over the 10 its side needs); where it shows the table there
+// (the mask's line 3 px off: the paper and the ink went), it is removed; over a table the
+// ink's colour, or without the photo's colours, the doubt stays.
+func TestLetterEvidenceFromNeighbour(t *testing.T) {
+	const w, h, line = 100, 60, 20
+	paper, ink := [3]byte{240, 240, 240}, [3]byte{20, 20, 20}
+	strokeA := func(x, y int) bool { return y >= 34 && y < 50 && x >= 10 && x < 30 && (x-10)%5 < 3 }
+	strokeB := func(x, y int) bool { return y >= 6 && y < line+3 && x >= 50 && x < 75 && (x-50)%5 < 3 }
+	g := make([]byte, w*h)
+	bm, am := make([]byte, w*h), make([]byte, w*h)
+	for i := range g {
+		x, y := i%w, i/w
+		g[i], bm[i] = 240, 255
+		if strokeA(x, y) || strokeB(x, y) {
+			g[i] = 20
+		}
+		if y >= line {
+			am[i] = 255
+		}
+	}
+	removed := make([]byte, w*h)
+	for i := range removed {
+		if am[i] == 0 {
+			removed[i] = 255
+		}
+	}
+	mm := func(x, y float64) judge.Point { return judge.Point{X: x / 4, Y: y / 4} }
+	layout := judge.SkillLayout{Name: "ab", Located: 2, Letters: []judge.Letter{
+		{Char: "a", Outline: []judge.Point{mm(9, 33), mm(31, 33), mm(31, 51), mm(9, 51)}},
+		{Char: "b", Outline: []judge.Point{mm(49, 5), mm(76, 5), mm(76, line+3), mm(49, line+3)}},
+	}}
+	// photo: the after photo, showing the table (off) above row edge and b's ink below it.
+	photo := func(edge int, off [3]byte) afterInk {
+		ai := afterInk{seen: make([]byte, w*h), bgr: make([]byte, 3*w*h)}
+		for i := range ai.seen {
+			x, y := i%w, i/w
+			c := paper
+			switch {
+			case y < edge:
+				c = off
+			case strokeA(x, y) || strokeB(x, y):
+				c, ai.seen[i] = ink, 255
+			}
+			copy(ai.bgr[3*i:], c[:])
+		}
+		return ai
+	}
+	table := [3]byte{60, 70, 90}
+	cases := []struct {
+		name string
+		ai   afterInk
+		want judge.LetterState
+	}{
+		{"b's ink shown below the line", photo(line, table), judge.LetterCut},
+		{"the table shown where the mask keeps b's ink", photo(line+3, table), judge.LetterRemoved},
+		{"a table the ink's colour", photo(line+3, [3]byte{24, 22, 22}), judge.LetterRemovedOrCut},
+		{"no colours", afterInk{}, judge.LetterRemovedOrCut},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := &SheetImage{PxPerMM: 4, inkGray: g}
+			got := letterStates(before, bm, am, removed, c.ai, w, h, []judge.SkillLayout{layout}, 1)
+			require.Len(t, got, 1)
+			assert.Equal(t, []judge.LetterState{judge.LetterOnSheet, c.want}, got[0].States)
+		})
 	}
 }

@@ -234,7 +234,7 @@ func TestLetterStates(t *testing.T) {
 		"R": rectPoly(20, 20, 6, 8, 0),   // wholly in the removed part
 		"S": rectPoly(20, 100, 6, 8, 0),  // wholly on the sheet
 		"C": rectPoly(40, 46, 6, 8, 0),   // across the tear line y=50
-		"A": rectPoly(60, 50.3, 6, 8, 0), // 0.3 mm from the tear: on the sheet or cut
+		"A": rectPoly(60, 50.3, 6, 8, 0), // 0.3 mm from the tear, all of it shown in the after photo
 	}
 	order := []string{"R", "S", "C", "A"}
 	var layout judge.SkillLayout
@@ -248,7 +248,9 @@ func TestLetterStates(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	require.Len(t, r.Measurement.Letters, 2)
-	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterOnSheet, judge.LetterCut, judge.LetterOnSheetOrCut}, r.Measurement.Letters[0].States)
+	// "A" lies within the masks' uncertainty of the tear (on the sheet or cut by the masks
+	// alone), but the after photo shows all of its ink there: on the sheet (inkEvidence).
+	assert.Equal(t, []judge.LetterState{judge.LetterRemoved, judge.LetterOnSheet, judge.LetterCut, judge.LetterOnSheet}, r.Measurement.Letters[0].States)
 	assert.Nil(t, r.Measurement.Letters[1].States, "a skill not located has no states")
 	// History: measured again with after as the before-sheet, the removed and cut letters are gone.
 	after2 := sheetFromMask(after.Mask.Clone(), p)
