@@ -27,11 +27,16 @@ import (
 // of its ink was already off the before-sheet, cut if both sides hold certain ink, on_sheet
 // or removed if the ink that may lie on the other side (certain there, or uncertain) stays
 // under the noise share letterSideFrac, on_sheet_or_cut or removed_or_cut if one side holds
-// certain ink and the rest is uncertain, and ambiguous otherwise. Uncertain ink the masks put
-// on the removed paper counts as certainly removed where the after photo shows the table, not
-// the letter's ink, there (inkGone): a letter cut less deep than the uncertainty radius is
-// cut, not "on the sheet or cut" (the project's synthetic set: "Tracking" 'r' and 'c',
-// "Haggling" 'H', "Forgery" 'r'). A letter's ink is what is darker than its paper by a
+// certain ink and the rest is uncertain, and ambiguous otherwise. Uncertain ink counts as
+// certain where the after photo decides it (inkEvidence), whichever side the masks put it on:
+// removed where the photo shows neither the ink's darkness nor its hue near it (a letter cut
+// less deep than the uncertainty radius is cut, not "on the sheet or cut": the project's
+// synthetic set, "Tracking" 'r' and 'c', "Haggling" 'H', "Forgery" 'r'; a letter whose ink
+// the masks keep by the tear over a dark table of another hue is removed, not "removed or
+// cut"), and still on the sheet where the photo shows this ink there while the table along
+// the tear line nowhere looks like it. A letter with too little ink of its own certainly on
+// the sheet is compared with its neighbours' in the word (neighbourInk). A letter's ink is
+// what is darker than its paper by a
 // fixed step, or, for pale writing, by half its own contrast (letterPaleC).
 // An outline holding no ink at all is on_sheet when it lies wholly on the after-sheet away
 // from the tear, and unknown otherwise (nothing to measure).
@@ -321,26 +326,32 @@ func letterStates(before *SheetImage, bm, am, removed []byte, ai afterInk, w, h 
 const letterRefSpan = 2
 
 // neighbourInk is letter li's letterRef among its word's letters (inks): its own ink shown on
-// the sheet when that reaches its side's share, else its neighbours' (letterRefSpan); and its
-// neighbours' ink.
+// the sheet when that reaches its side's share, else its neighbours' (letterRefSpan), each
+// only when the photo shows the ink the masks keep on the sheet (shown); and its neighbours'
+// ink.
 func neighbourInk(inks []letterInk, li int) letterRef {
 	var ref letterRef
-	l := inks[li]
-	k := max(letterMinPx, int(letterSideFrac*float64(len(l.ink))))
-	own := len(l.onPx) >= k
+	k := max(letterMinPx, int(letterSideFrac*float64(len(inks[li].ink))))
+	own := len(inks[li].onPx) >= k && inks[li].shown()
 	if own {
-		ref.on = l.onPx
+		ref.on = inks[li].onPx
 	}
 	for j := li - letterRefSpan; j <= li+letterRefSpan; j++ {
 		if j < 0 || j >= len(inks) || j == li {
 			continue
 		}
 		ref.other = append(ref.other, inks[j].ink...)
-		if !own {
+		if !own && inks[j].shown() {
 			ref.on = append(ref.on, inks[j].onPx...)
 		}
 	}
 	return ref
+}
+
+// shown reports whether the after photo shows the ink the masks keep on the sheet
+// (letterSeenFrac of it at least): a letter whose ink it does not show is no reference.
+func (l letterInk) shown() bool {
+	return float64(l.onSeen) >= letterSeenFrac*float64(l.onC)
 }
 
 // letterFragmentFrac: an outline whose extent (its largest vertex-to-vertex distance) is
@@ -636,7 +647,7 @@ func (l letterInk) decide(ai afterInk, ref letterRef, am []byte, w, h int, ppm f
 	onC, onU, remC, remU, goneC := l.onC, l.onU, l.remC, l.remU, l.goneC
 	k := max(letterMinPx, int(letterSideFrac*float64(len(l.ink))))
 	ghost := false
-	if len(ai.seen) == w*h && onC >= k && float64(l.onSeen) < letterSeenFrac*float64(onC) {
+	if len(ai.seen) == w*h && onC >= k && !l.shown() {
 		// The after photo does not show the ink the masks keep on the sheet: ghost ink (see
 		// letterSeenFrac). Whether it is there cannot be told.
 		onU += onC
