@@ -935,27 +935,22 @@ func (ai afterInk) inkEvidence(onU, remU []int, ref letterRef, box image.Rectang
 		}
 		return true
 	}
-	kept := func(i int) bool {
-		return keepOK && m.inkAt(i%w+m.sx, i/w+m.sy) && clear(i)
-	}
-	for _, i := range onU {
-		x, y := i%w+m.sx, i/w+m.sy
-		switch {
-		case kept(i):
-			ev.keptOn++
-		case !within1(x, y, m.faintAt):
-			ev.goneOn++
+	// tally counts the pixels of px kept, and those gone: at the shift, no pixel within 1 px
+	// where shown holds.
+	tally := func(px []int, shown func(x, y int) bool) (kept, gone int) {
+		for _, i := range px {
+			x, y := i%w+m.sx, i/w+m.sy
+			switch {
+			case keepOK && m.inkAt(x, y) && clear(i):
+				kept++
+			case !within1(x, y, shown):
+				gone++
+			}
 		}
+		return kept, gone
 	}
-	for _, i := range remU {
-		x, y := i%w+m.sx, i/w+m.sy
-		switch {
-		case kept(i):
-			ev.keptRem++
-		case !within1(x, y, m.inkAt):
-			ev.goneRem++
-		}
-	}
+	ev.keptOn, ev.goneOn = tally(onU, m.faintAt)
+	ev.keptRem, ev.goneRem = tally(remU, m.inkAt)
 	return ev
 }
 

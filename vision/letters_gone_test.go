@@ -36,19 +36,7 @@ func TestLetterGoneInPhoto(t *testing.T) {
 	}
 	lp := &letterPoly{poly: []pt{{9, line - 3}, {35, line - 3}, {35, line + 18}, {9, line + 18}}, centre: pt{22, line + 7}, box: image.Rect(9, line-3, 36, line+19)}
 	photo := func(off func(x, y int) [3]byte) afterInk {
-		ai := afterInk{seen: make([]byte, w*h), bgr: make([]byte, 3*w*h)}
-		for i := range ai.seen {
-			x, y := i%w, i/w
-			c := paper
-			switch {
-			case y < line:
-				c = off(x, y)
-			case stroke(x, y):
-				c, ai.seen[i] = ink, 255
-			}
-			copy(ai.bgr[3*i:], c[:])
-		}
-		return ai
+		return stripPhoto(w, h, line, paper, ink, off, stroke)
 	}
 	cases := []struct {
 		name string
@@ -180,19 +168,8 @@ func TestLetterEvidenceFromNeighbour(t *testing.T) {
 	}}
 	// photo: the after photo, showing the table (off) above row edge and b's ink below it.
 	photo := func(edge int, off [3]byte) afterInk {
-		ai := afterInk{seen: make([]byte, w*h), bgr: make([]byte, 3*w*h)}
-		for i := range ai.seen {
-			x, y := i%w, i/w
-			c := paper
-			switch {
-			case y < edge:
-				c = off
-			case strokeA(x, y) || strokeB(x, y):
-				c, ai.seen[i] = ink, 255
-			}
-			copy(ai.bgr[3*i:], c[:])
-		}
-		return ai
+		return stripPhoto(w, h, edge, paper, ink, func(int, int) [3]byte { return off },
+			func(x, y int) bool { return strokeA(x, y) || strokeB(x, y) })
 	}
 	table := [3]byte{60, 70, 90}
 	cases := []struct {
@@ -213,4 +190,22 @@ func TestLetterEvidenceFromNeighbour(t *testing.T) {
 			assert.Equal(t, []judge.LetterState{judge.LetterOnSheet, c.want}, got[0].States)
 		})
 	}
+}
+
+// stripPhoto is an after photo (w x h, the sheet frame) showing off(x, y) above row edge and,
+// from it down, the paper with the ink where stroke holds (seen as ink there).
+func stripPhoto(w, h, edge int, paper, ink [3]byte, off func(x, y int) [3]byte, stroke func(x, y int) bool) afterInk {
+	ai := afterInk{seen: make([]byte, w*h), bgr: make([]byte, 3*w*h)}
+	for i := range ai.seen {
+		x, y := i%w, i/w
+		c := paper
+		switch {
+		case y < edge:
+			c = off(x, y)
+		case stroke(x, y):
+			c, ai.seen[i] = ink, 255
+		}
+		copy(ai.bgr[3*i:], c[:])
+	}
+	return ai
 }
