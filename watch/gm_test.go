@@ -120,6 +120,8 @@ func TestGMRulingLive(t *testing.T) {
 	require.Len(t, events, 1)
 	assert.Equal(t, "undecided → GM ruled faux_pas (several_pieces); letters left Archery 5", judge.GMLine(*events[0].Ruling))
 	assert.Equal(t, "Archery 5, Cooking 7", left(events[0].Ruling.Skills))
+	require.Len(t, events[0].Reruled, 0, "tear 2 measured the same two letters gone: its state does not change")
+	assert.Equal(t, "Archery 5, Cooking 6", left(c.players[0].rulings.Tears[1].Skills), "tear 2 from the GM's count, not the count less the letters again")
 	events = nil
 	announce("gm 1 valid")
 	require.Len(t, events, 1)
