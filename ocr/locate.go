@@ -758,15 +758,7 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 				sh.views = append(sh.views, &view{rg: cl, psm: psm})
 			}
 		}
-		// The orientation that read most like a missing skill, read again at another size.
-		if zv := c.likeliest(missing); altZoom > 0 && zv != nil {
-			for _, psm := range readModes {
-				sh.views = append(sh.views, &view{rg: zv.rg, psm: psm, zoom: altZoom})
-			}
-		}
-		if zv := c.likeliest(missing); zv != nil {
-			sh.views = append(sh.views, im.tiltedViews(zv.rg)...)
-		}
+		sh.views = append(sh.views, im.secondLook(c, missing)...)
 		if len(sh.views) > 0 {
 			shadows = append(shadows, sh)
 			owner[sh] = c
@@ -783,9 +775,41 @@ func (l *Locator) rereadClipped(im *inkMap, all []*candidate, res []skillMatch, 
 	return assignSkills(im, all, skills, folded, b.floor)
 }
 
+// secondLook is the views of candidate c read once more for the missing skills (folded):
+// the orientation that read most like one of them at another size (altZoom) and along its
+// baseline (tiltedViews). When that read is no better than a chance likeness (under
+// minSimilar) the way up is a guess, and the opposite orientation is read too, at altZoom
+// and turned by smallTilts, as a look of its own. lead-synth11 case-019 "Dancing" (dkg,
+// cap 5.2 mm, pencil) read 14% like its name at its likeliest way up ("Gaot") and 58%
+// ("Dorcings") turned 8 degrees from the other way up; it had been found only while
+// another missing skill's likeness chose that way up.
+func (im *inkMap) secondLook(c *candidate, missing []string) []*view {
+	zv, zs := c.likeliest(missing)
+	if zv == nil {
+		return nil
+	}
+	var out []*view
+	look := func(rg *region) {
+		if altZoom > 0 {
+			for _, psm := range readModes {
+				out = append(out, &view{rg: rg, psm: psm, zoom: altZoom})
+			}
+		}
+	}
+	look(zv.rg)
+	out = append(out, im.tiltedViews(zv.rg)...)
+	if zs < minSimilar {
+		// A look of its own (not pooled with the reads that lost to zv's).
+		op := zv.rg.rotated(math.Pi, im.w)
+		look(op)
+		out = append(out, im.smallTiltViews(op)...)
+	}
+	return out
+}
+
 // likeliest is the candidate's unclipped view that reads most like one of the names
-// (folded), nil when none reads at all like any.
-func (c *candidate) likeliest(names []string) *view {
+// (folded), and its similarity; nil when none reads at all like any.
+func (c *candidate) likeliest(names []string) (*view, float64) {
 	var best *view
 	bs := 0.0
 	for _, n := range names {
@@ -793,7 +817,7 @@ func (c *candidate) likeliest(names []string) *view {
 			best, bs = v, s
 		}
 	}
-	return best
+	return best, bs
 }
 
 // pieceCore bounds the letter size pieceRuns measures gaps against, in core heights.

@@ -20,11 +20,22 @@ func (im *inkMap) tiltedViews(rg *region) []*view {
 	if capitalTilt == 0 {
 		return nil
 	}
-	var out []*view
-	bys := []float64{-capitalTilt, math.Pi - capitalTilt}
-	for _, t := range smallTilts {
-		bys = append(bys, t*math.Pi/180)
+	return append(im.turnedViews(rg, []float64{-capitalTilt, math.Pi - capitalTilt}), im.smallTiltViews(rg)...)
+}
+
+// smallTiltViews are the views of rg turned by smallTilts only, in each read mode.
+func (im *inkMap) smallTiltViews(rg *region) []*view {
+	bys := make([]float64, len(smallTilts))
+	for i, t := range smallTilts {
+		bys[i] = t * math.Pi / 180
 	}
+	return im.turnedViews(rg, bys)
+}
+
+// turnedViews are the views of rg turned by each angle (radians), marked tilted, in each
+// read mode.
+func (im *inkMap) turnedViews(rg *region, bys []float64) []*view {
+	var out []*view
 	for _, by := range bys {
 		r := rg.rotated(by, im.w)
 		r.tilted = true
