@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"tearcam/internal/synth"
 	"tearcam/judge"
 	"tearcam/template"
 )
@@ -416,4 +417,36 @@ func TestPaperLeftInParts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSameLookWritingShown: a corner of paper in shade, 11% darker than the paper around it in
+// the photo before the tear, torn off onto a pale desk 15% darker than the paper (held-out
+// seed 11 case-019, kofi-2 to kofi-3) looks the same in both photos by colour; but the photo
+// before shows the fresh sheet's writing on it ("Climbing", "Fencing"), so it was paper there,
+// and the removal is no doubt. Truth (truth.json, tear 3): two pieces, 4711.75 mm².
+func TestSameLookWritingShown(t *testing.T) {
+	pl, _, r := measureBundled(t, "seed11-case019", "kofi-2.jpg", "kofi-3.jpg")
+	want := pl.Tears[2].RemovedAreaMM2
+	t.Logf("%d pieces, %.1f mm² (truth %.2f), doubts %v", r.Pieces, r.AreaMM2, want, r.Measurement.Uncertain)
+	assert.Equal(t, 2, r.Pieces)
+	assert.InDelta(t, want, r.AreaMM2, 0.05*want)
+	assert.Empty(t, doubtsAbout(r.Measurement, judge.AboutRemoved))
+}
+
+// measureBundled registers the photos before and after of a case bundled in testdata
+// (bundledCase) to its fresh sheet and measures the tear between them, with no letters and
+// the default template; all is closed when the test ends. It returns the player's truth, the
+// after sheet and the measurement.
+func measureBundled(t *testing.T, bundle, before, after string) (synth.PlayerTruth, *SheetImage, *TearResult) {
+	t.Helper()
+	pl, fresh, register := bundledCase(t, bundle)
+	t.Cleanup(func() { fresh.Close() })
+	b := register(before)
+	t.Cleanup(func() { b.Close() })
+	a := register(after)
+	t.Cleanup(func() { a.Close() })
+	r, err := Measure(b, a, nil, template.Default())
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	return pl, a, r
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
 	"tearcam/template"
@@ -161,24 +160,16 @@ func TestSmallHoleOnWoodNotOccluded(t *testing.T) {
 // 11 case-008, chidi-1 to chidi-2) is measured, not refused as something lying on the sheet.
 // The cloth seen through the hole, in the sheet's shadow, is (23, 18, 19) against the
 // table's (19, 19, 19) beside the sheet: a few levels of tint, 0.09 apart in chromaticity
-// without occDark (2677 mm² of the frame "foreign", 1060 mm² of the piece: refused). Truth (truth.json, tear 2): one piece of
-// 2021.11 mm², touching no edge.
+// without occDark (2677 mm² of the frame "foreign", 1060 mm² of the piece: refused). Truth
+// (truth.json, tear 2): one piece of 2021.11 mm², touching no edge.
 func TestHoleOverDarkClothNotOccluded(t *testing.T) {
-	pl, fresh, register := bundledCase(t, "seed11-case008")
-	defer fresh.Close()
-	b := register("chidi-1.jpg")
-	defer b.Close()
-	a := register("chidi-2.jpg")
-	defer a.Close()
+	pl, a, r := measureBundled(t, "seed11-case008", "chidi-1.jpg", "chidi-2.jpg")
 	foreign := 0
 	for _, v := range a.foreign {
 		if v != 0 {
 			foreign++
 		}
 	}
-	r, err := Measure(b, a, nil, template.Default())
-	require.NoError(t, err)
-	defer r.Close()
 	m := r.Measurement
 	want := pl.Tears[1].RemovedAreaMM2
 	t.Logf("foreign %.0f mm², refused %q, %d pieces, %.1f mm² (truth %.2f), edge to edge %v", float64(foreign)/(a.PxPerMM*a.PxPerMM), m.Refused, m.Pieces, m.RemovedAreaMM2, want, m.EdgeToEdge)
