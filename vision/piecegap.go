@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -43,7 +44,7 @@ func pieceGap(lb []int32, labels []int, w, h int, reach float64) (gap float64, a
 		gocv.DistanceTransform(m, &d, &lab, gocv.DistL2, gocv.DistanceTransformMasks(5), gocv.DistanceLabelCComp)
 		if df, err := d.DataPtrFloat32(); err == nil {
 			for i, l := range lb {
-				if l == 0 || !isLabelIn(int(l), labels[k+1:]) {
+				if l == 0 || !slices.Contains(labels[k+1:], int(l)) {
 					continue
 				}
 				if v := float64(df[i]); v < gap {
@@ -72,15 +73,6 @@ func nearestOf(lb []int32, l int, p image.Point, r, w, h int) image.Point {
 		}
 	}
 	return at
-}
-
-func isLabelIn(l int, labels []int) bool {
-	for _, x := range labels {
-		if x == l {
-			return true
-		}
-	}
-	return false
 }
 
 // pieceGapDoubt is the doubt on the count of pieces when two of them (labels of lb, w x h)
