@@ -67,6 +67,11 @@ type skillTrack struct {
 	// sheet, says which are whole, and gmCount (the GM's count) caps it.
 	gmPicked bool
 	gmCount  int
+	// gmZero: the GM's last count of the skill (GMRuling.Remaining, or out: no_skills_left)
+	// was 0. No letter comes back to the sheet, so the 0 stays certain through later tears
+	// (a tester: a weak read's "0?" came back on the tear after the GM ruled the skill at 0,
+	// and throw offered --gm-confirms for a skill the GM had ruled lost).
+	gmZero bool
 }
 
 // VerdictReadConfidence is the location confidence under which the skill torn for makes
@@ -120,6 +125,9 @@ func (s skillTrack) remaining() int {
 // measured reports whether every letter counted as left was located on the fresh sheet and
 // called whole by the last measurement, so that the count left comes from measurements.
 func (s skillTrack) measured() bool {
+	if s.gmZero && s.remaining() == 0 {
+		return true // the GM's 0: no letter comes back
+	}
 	if s.gmConfirmed && s.staleSince == 0 {
 		return true // the GM's count
 	}
@@ -239,7 +247,7 @@ func (c *Character) CanUse(skill string) error {
 	if !ok {
 		return fmt.Errorf("%s has no skill %q: %w", c.name, skill, ErrUnknownSkill)
 	}
-	if c.skills[i].remaining() == 0 && c.skills[i].weak {
+	if c.skills[i].remaining() == 0 && c.skills[i].weak && !c.skills[i].gmZero {
 		return fmt.Errorf("%s may have lost %q: no letter is left where a weak read (%.0f%%) located it on the fresh sheet; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}
 	if c.skills[i].remaining() == 0 {
@@ -272,7 +280,7 @@ func (c *Character) Validate(t Tear) error {
 	if !ok {
 		return fmt.Errorf("%s has no skill %q: %w", c.name, t.Skill, ErrUnknownSkill)
 	}
-	if c.skills[i].remaining() == 0 && c.skills[i].weak {
+	if c.skills[i].remaining() == 0 && c.skills[i].weak && !c.skills[i].gmZero {
 		// Not a certain loss: the letters counted gone are where a weak read put the skill.
 		return fmt.Errorf("%s may have lost %q: no letter is left where a weak read (%.0f%%) located it on the fresh sheet, which may be another word; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}

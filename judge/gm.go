@@ -374,5 +374,5 @@ func (s *skillTrack) setRemaining(n int, states []LetterState) {
 		left[order[k]] = true
 	}
 	s.left, s.doubtful, s.staleSince = left, nil, 0
-	s.gmConfirmed, s.gmPicked, s.gmCount = true, states == nil, n
+	s.gmConfirmed, s.gmPicked, s.gmCount, s.gmZero = true, states == nil, n, n == 0
 }

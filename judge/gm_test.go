@@ -328,3 +328,50 @@ func TestGMRulingInvariants(t *testing.T) {
 	}
 	assert.Greater(t, ruled, 500, "the GM ruled enough tears")
 }
+
+// TestGMZeroStaysCertain: the GM's count of 0 for a skill a weak read located stays certain
+// on later tears. Without it (a tester, the bundled sample: the GM ruled "Text: 0" on tear 2,
+// tear 3 printed "Text 0?" again, and throw offered --gm-confirms for Text) the weak read's
+// doubt came back with the next measurement. A weak read's 0 that the GM did not rule stays
+// uncertain (the control), and a letter never comes back to the sheet after the GM's 0.
+func TestGMZeroStaysCertain(t *testing.T) {
+	weakHop := func() *Character {
+		weak := layout("Hop")
+		weak.Confidence = 0.3 // under WeakReadConfidence, and under VerdictReadConfidence
+		return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+	}
+	// Tear 1: damage Hop, all its letters measured removed or cut; tearcam leaves the tear
+	// undecided (the skill torn for is a weak read). Tear 2: use Axe, A removed; Hop's
+	// letters measured gone (tear 1 took them).
+	tear1, tear2 := damage("Hop"), use("Axe")
+	m1, m2 := meas("RCC", "OOO"), meas("GGG", "ROO")
+	tests := []struct {
+		name string
+		gm   *GMRuling
+		// hop2: Hop after tear 2 (0 letters either way), measured or not.
+		hop2Measured bool
+		lostFor      string // CanUse("Hop") error text, as expected after tear 2
+	}{
+		{"the GM ruled Hop 0", &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 0}}, true, `Ann has lost "Hop"`},
+		{"the GM ruled the verdict only (control)", &GMRuling{Verdict: Valid}, false, `Ann may have lost "Hop"`},
+		{"no GM ruling (control)", nil, false, `Ann may have lost "Hop"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := weakHop()
+			r1 := c.RuleGM(1, tear1, m1, tc.gm)
+			require.Equal(t, Undecided, r1.Verdict, "tear 1: the skill torn for is a weak read")
+			require.Equal(t, 0, r1.Skills[0].Remaining, "tear 1: Hop's letters are all removed or cut")
+			r2 := c.RuleGM(2, tear2, m2, nil)
+			assert.Equal(t, Valid, r2.Verdict, "tear 2: A of Axe removed whole")
+			assert.Equal(t, SkillState{"Hop", 0, false, tc.hop2Measured}, r2.Skills[0], "tear 2: Hop")
+			assert.Equal(t, SkillState{"Axe", 2, true, true}, r2.Skills[1], "tear 2: Axe")
+			err := c.CanUse("Hop")
+			require.ErrorIs(t, err, ErrSkillLost)
+			assert.Contains(t, err.Error(), tc.lostFor)
+			err = c.Validate(damage("Hop"))
+			require.ErrorIs(t, err, ErrSkillLost)
+			assert.Contains(t, err.Error(), tc.lostFor)
+		})
+	}
+}
