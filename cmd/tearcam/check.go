@@ -311,6 +311,11 @@ func modifierNames(sign int) string {
 }
 
 func describeSpec(s engine.CheckSpec) string {
+	return describeParts(specParts(s))
+}
+
+// specParts are the named parts of a spec's bonus ("trained level 3 +3", "advantage +1").
+func specParts(s engine.CheckSpec) []string {
 	var parts []string
 	if s.Competence != engine.Untrained {
 		parts = append(parts, fmt.Sprintf("%s level %d %+d", s.Competence, s.Level, engine.SkillBonus(s.Level, s.Competence)))
@@ -321,15 +326,26 @@ func describeSpec(s engine.CheckSpec) string {
 	if s.Extra != 0 {
 		parts = append(parts, fmt.Sprintf("extra %+d", s.Extra))
 	}
+	return parts
+}
+
+func describeParts(parts []string) string {
 	if len(parts) == 0 {
 		return "no skill bonus"
 	}
 	return strings.Join(parts, ", ")
 }
 
+// describeRoll names every part of the roll's bonus: its spec's, and what the engine added
+// beyond it, which only a fast weapon's successful defence does (engine.ResolveAttack; a
+// tester: "defence: dice 4+4+4 = 12, +1 (no skill bonus): score 13" for --fast).
 func describeRoll(r engine.Roll) string {
+	parts := specParts(r.Spec)
+	if d := r.Bonus - r.Spec.Bonus(); d != 0 {
+		parts = append(parts, fmt.Sprintf("fast weapon %+d", d))
+	}
 	return fmt.Sprintf("dice %d+%d+%d = %d, %+d (%s): score %d",
-		r.Dice[0], r.Dice[1], r.Dice[2], r.Dice.Total(), r.Bonus, describeSpec(r.Spec), r.Score)
+		r.Dice[0], r.Dice[1], r.Dice[2], r.Dice.Total(), r.Bonus, describeParts(parts), r.Score)
 }
 
 var outcomeText = map[engine.Outcome]string{

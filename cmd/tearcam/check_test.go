@@ -222,6 +222,32 @@ the defence beats armour 9: the attack needs 11
 hit (margin +4): critical wound
 location: any location
 `},
+		// A fast weapon's successful defence counts one higher (seed 003): 4+4+4 = 12 > armour
+		// 9, +1 fast = 13, which the attack needs; 6+1+1 = 8 misses by 5. The +1 is named
+		// (it printed "+1 (no skill bonus)").
+		{"attack with a fast defence", func(o *checkOptions) {
+			o.Attack, o.Defence, o.Fast = true, true, true
+			o.Self = checkSide{Dice: []int{6, 1, 1}}
+			o.Opp = checkSide{Dice: []int{4, 4, 4}}
+		}, `Check
+attack: dice 6+1+1 = 8, +0 (no skill bonus): score 8
+defence: dice 4+4+4 = 12, +1 (fast weapon +1): score 13
+the defence beats armour 9: the attack needs 13
+miss (margin -5)
+`},
+		// A fast weapon's defence that does not beat the armour gets nothing: 2+3+3 = 8, not
+		// over 9; the attack needs 10 and 2+3+5 = 10 hits.
+		{"attack with a fast defence that fails", func(o *checkOptions) {
+			o.Attack, o.Defence, o.Fast = true, true, true
+			o.Self = checkSide{Dice: []int{2, 3, 5}}
+			o.Opp = checkSide{Dice: []int{2, 3, 3}}
+		}, `Check
+attack: dice 2+3+5 = 10, +0 (no skill bonus): score 10
+defence: dice 2+3+3 = 8, +0 (no skill bonus): score 8
+armour 9: the attack needs more, 10
+hit (margin +0): serious wound
+location: an arm or a leg (no 6 rolled)
+`},
 		// 2+2+3 = 7 vs unarmoured (needs 10): a melee miss by 3 loses a reaction.
 		{"melee miss", func(o *checkOptions) {
 			o.Attack, o.Melee = true, true
