@@ -100,7 +100,7 @@ details { font-size: .88rem; color: #57606a; }
 {{if or .Before .After .Annotated}}<div class="pics">
 {{if .Before}}<figure><img src="{{.Before}}" alt="before tear {{.Index}}"><figcaption>before</figcaption></figure>{{end}}
 {{if .After}}<figure><img src="{{.After}}" alt="after tear {{.Index}}"><figcaption>after</figcaption></figure>{{end}}
-{{if .Annotated}}<figure><img src="{{.Annotated}}" alt="tear {{.Index}} annotated"><figcaption>annotated</figcaption></figure>{{end}}
+{{if .Annotated}}<figure><img src="{{.Annotated}}" alt="tear {{.Index}} annotated"><figcaption>annotated: {{annotationKey}}</figcaption></figure>{{end}}
 </div>{{end}}
 {{if .Notes}}<details><summary>notes</summary><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
 </article>

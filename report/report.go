@@ -167,11 +167,22 @@ func dataURL(b []byte) template.URL {
 	return template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b))
 }
 
+// AnnotationKey says what the colours of an annotated image mean (vision.Annotate draws
+// them: colRemoved, colPiece, colTear, letterColor, colTplPiece, colTplPaper, colPlace), for
+// the caption under each annotated image: a GM reading the report on a phone has no other
+// key (a tester).
+const AnnotationKey = "removed paper tinted red, outlined in magenta, tear lines in amber; " +
+	"letters outlined blue (left on the sheet), green (removed whole by this tear), red (cut), " +
+	"orange (too close to call), grey (gone before this tear), magenta (not measured); " +
+	"dashed green: the template inside the removed piece; dashed violet: the template on the paper left; " +
+	"cyan rings: places the text names, numbered"
+
 var funcs = template.FuncMap{
-	"inc":    func(i int) int { return i + 1 },
-	"legend": judge.UncertainLegend,
-	"deref":  func(b *bool) bool { return b != nil && *b },
-	"pct":    func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"annotationKey": func() string { return AnnotationKey },
+	"inc":           func(i int) int { return i + 1 },
+	"legend":        judge.UncertainLegend,
+	"deref":         func(b *bool) bool { return b != nil && *b },
+	"pct":           func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 	// short is a photo's SHA-256 cut to 12 hex digits: enough for an auditor to match a photo
 	// file (sha256sum) with the ruling made on it; the whole digest is in the title and JSON.
 	"short": func(h string) string { return h[:min(len(h), 12)] },

@@ -43,6 +43,9 @@ func TestWrite(t *testing.T) {
 		`Ann &lt;script&gt;alert(1)&lt;/script&gt;`,
 		`<img src="data:image/jpeg;base64,/9gB" alt="untorn sheet of Ann &lt;script&gt;alert(1)&lt;/script&gt;">`,
 		`<img src="data:image/jpeg;base64,Aw==" alt="tear 1 annotated">`,
+		// The annotated image's colours are explained under it (a tester: the report had no
+		// key, and a GM on a phone cannot read the README's).
+		`alt="tear 1 annotated"><figcaption>annotated: removed paper tinted red, outlined in magenta, tear lines in amber; letters outlined blue (left on the sheet), green (removed whole by this tear), red (cut), orange (too close to call), grey (gone before this tear)`,
 		`Faults: <strong>no full letter, several pieces</strong>`,
 		// A count of letters left that was never measured is marked; a measured one is not.
 		`<tr><td>Dancing</td><td>7?</td></tr>`,
