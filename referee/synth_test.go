@@ -48,6 +48,7 @@ type scores struct {
 	faultInDoubt        int
 	skills, skillsRight int
 	skillsUndecided     int      // letters left wrong on an undecided tear
+	skillsWrongCertain  int      // letters left wrong and marked measured (presented as certain)
 	skillsWithinTruth   int      // counted right: off by no more than the truth's own ambiguous letters
 	skillsWrong         []string // letters left wrong on a decided tear
 	outWrongly          []string
@@ -163,10 +164,20 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 					s.skillsWithinTruth++
 					continue
 				}
+				// A wrong count the ruling marks as measured (no "?") is a wrong statement
+				// presented as certain: the figure a referee cares about most.
+				certain := k < len(got.Skills) && got.Skills[k].Measured
+				if certain {
+					s.skillsWrongCertain++
+				}
 				if got.Verdict == judge.Undecided {
 					s.skillsUndecided++
 				} else {
-					s.skillsWrong = append(s.skillsWrong, fmt.Sprintf("%s %s: %s left %d, truth %d", id, got.Verdict, ws.Name, g, ws.Remaining))
+					mark := "?"
+					if certain {
+						mark = "measured"
+					}
+					s.skillsWrong = append(s.skillsWrong, fmt.Sprintf("%s %s: %s left %d (%s), truth %d", id, got.Verdict, ws.Name, g, mark, ws.Remaining))
 				}
 			}
 		}
@@ -210,6 +221,7 @@ func (s *scores) report(tb testing.TB) {
 	}
 	tb.Logf("letters left per skill right: %d/%d (%.1f%%); of the wrong ones, %d on undecided tears, %d on decided tears",
 		s.skillsRight, s.skills, 100*ratio(s.skillsRight, s.skills), s.skillsUndecided, len(s.skillsWrong))
+	tb.Logf("letters left wrong but marked measured (no ?, presented as certain): %d", s.skillsWrongCertain)
 	if s.skillsWithinTruth > 0 {
 		tb.Logf("(of the right ones, %d differ from the truth's count by no more than its own letters too close to call)", s.skillsWithinTruth)
 	}
