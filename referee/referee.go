@@ -909,6 +909,8 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func retakeHint(err error) string {
 	var how string
 	switch {
+	case errors.Is(err, vision.ErrUnsupportedFormat):
+		return "" // its message says to save the photo as JPEG
 	case badImage(err):
 		return "; use the original photo file"
 	case errors.Is(err, vision.ErrSheetCutOff):

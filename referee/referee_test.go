@@ -652,4 +652,8 @@ func TestRetakeHint(t *testing.T) {
 	assert.True(t, strings.HasSuffix(reg, "), or the GM rules"), reg)
 	assert.Contains(t, referee.RetakeHint(nil), "if nothing was on it, the GM looks for a hole there")
 	assert.Contains(t, referee.RetakeHint(vision.ErrSheetCutOff), "with the whole sheet in view")
+	// A file that is no usable image: the original photo file is asked for; but a HEIC's
+	// original is the HEIC, and its own message says to save it as JPEG (a tester).
+	assert.Equal(t, "; use the original photo file", referee.RetakeHint(fmt.Errorf("a.jpg: %w", vision.ErrNotImage)))
+	assert.Equal(t, "", referee.RetakeHint(fmt.Errorf("IMG_0001.HEIC: %w", vision.ErrUnsupportedFormat)))
 }

@@ -143,6 +143,25 @@ const MaxImagePixels = 200_000_000
 // ErrImageTooLarge: the image's header declares more than MaxImagePixels pixels.
 var ErrImageTooLarge = errors.New("image too large")
 
+// ErrUnsupportedFormat: the file is a photo in a format OpenCV 4.6 does not decode, HEIC or
+// HEIF (an iPhone's default) or AVIF; it wraps ErrNotImage, and its message says what to do
+// (a tester: such a photo was "not a readable image; use the original photo file", and the
+// original is the HEIC).
+var ErrUnsupportedFormat = fmt.Errorf("%w: a HEIC, HEIF or AVIF photo, which tearcam cannot decode: save it as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)", ErrNotImage)
+
+// heifFile reports whether data is an ISO base media file (its first box "ftyp") whose major
+// brand is a HEIF image (HEIC, or AVIF) rather than a video.
+func heifFile(data []byte) bool {
+	if len(data) < 12 || string(data[4:8]) != "ftyp" {
+		return false
+	}
+	switch string(data[8:12]) {
+	case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis":
+		return true
+	}
+	return false
+}
+
 // DecodeImage decodes encoded image bytes (JPEG, PNG, ...) into a BGR Mat the caller closes.
 // A JPEG without an end-of-image marker after its scan (data after the marker, as a phone's
 // motion photo appends, is ignored) or a PNG without its IEND chunk is ErrTruncated:
@@ -169,6 +188,9 @@ func DecodeImage(data []byte) (gocv.Mat, error) {
 	if err != nil || m.Empty() {
 		if err == nil {
 			m.Close()
+		}
+		if heifFile(data) {
+			return gocv.Mat{}, ErrUnsupportedFormat
 		}
 		return gocv.Mat{}, ErrNotImage
 	}

@@ -316,6 +316,9 @@ func TestReadImageErrors(t *testing.T) {
 		// marker check passes, and Go's decoder meets the appended bytes inside the scan.
 		{"truncated jpeg with data after it", write("cutmotion.jpg", append(append([]byte(nil), noisy.GetBytes()[:len(noisy.GetBytes())/2]...), []byte("\x00\x00ftypmp42\xff\xd9")...)), ErrCorrupt},
 		{"text", write("notes.jpg", []byte("this is not a photo\n")), ErrNotImage},
+		// An iPhone's HEIC (its ftyp box; OpenCV 4.6 decodes no HEIF): not an image here, and
+		// the error says to save it as JPEG.
+		{"heic", write("IMG_0001.HEIC", []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic\x00\x00\x00\x08free")), ErrUnsupportedFormat},
 		{"empty", write("empty.jpg", nil), ErrNotImage},
 		{"missing", filepath.Join(dir, "nope.jpg"), fs404},
 	}
@@ -331,6 +334,10 @@ func TestReadImageErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), filepath.Base(tc.path), "the error names the file")
 			assert.NotContains(t, err.Error(), "\n")
+			if tc.want == ErrUnsupportedFormat {
+				assert.ErrorIs(t, err, ErrNotImage)
+				assert.Contains(t, err.Error(), "save it as JPEG")
+			}
 			if tc.want != fs404 {
 				assert.ErrorIs(t, err, tc.want)
 			} else {
