@@ -237,6 +237,10 @@ func runCheck(opts *checkOptions) error {
 	if src != nil {
 		defer src.Close()
 	}
+	if opts.declared != "" {
+		// Shown and recorded as the sheet declares it (a tester: "HAND" recorded for hand).
+		opts.Skill, self.Skill = opts.declared, opts.declared
+	}
 
 	da, handA, err := opts.Self.dice("", opts.Source)
 	if err != nil {

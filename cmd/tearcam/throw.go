@@ -97,6 +97,9 @@ type characterFlags struct {
 	warn       io.Writer // status messages (stderr)
 	// confirmed says what the GM confirmed (GMConfirms used), for the record; "" otherwise.
 	confirmed string
+	// declared is the skill as the character's sheet declares it (--skill typed in another
+	// case finds it), set by openCharacter: it is shown and recorded, as the player is.
+	declared string
 }
 
 func (c *characterFlags) add(cmd *cobra.Command) {
@@ -162,6 +165,9 @@ func (c *characterFlags) openCharacter(skill string) (characterSource, error) {
 		// A count above 0 that is not certain (an unmeasured tear since, a letter too close
 		// to call, a weak read): the skill is used, and the GM is told to look.
 		fmt.Fprintf(c.warn, "note: %s: tearcam's count of %d %s of %q left is not certain (the last ruling's notes say why): the GM looks at the sheet, and if no full letter of it is left there, the skill is lost and this roll does not stand\n", c.Player, k.Remaining, plural(k.Remaining, "letter", "letters"), k.Name)
+	}
+	if k, ok := skillOf(st, skill); ok && err == nil {
+		c.declared = k.Name
 	}
 	if err == nil && st.Owed > 0 && c.warn != nil {
 		fmt.Fprintf(c.warn, "note: %s still owes %d %s after a faux pas\n", c.Player, st.Owed, plural(st.Owed, "tear", "tears"))
@@ -355,6 +361,10 @@ func runThrow(opts *throwOptions) error {
 	}
 	if src != nil {
 		defer src.Close()
+	}
+	if opts.declared != "" {
+		// Shown and recorded as the sheet declares it (a tester: "HAND" recorded for hand).
+		opts.Skill, spec.Skill = opts.declared, opts.declared
 	}
 	res, err := engine.Throw(spec, player, gm)
 	if err != nil {

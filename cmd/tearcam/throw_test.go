@@ -384,7 +384,10 @@ func TestRunThrowCharacter(t *testing.T) {
 			assert.Contains(t, stub.records[0].data, `"outcome":1`)
 			assert.Contains(t, stub.records[0].data, `"player":"Ann"`)
 			assert.True(t, stub.closed)
-			assert.Contains(t, out.String(), "Throw by Ann with "+tc.skill)
+			// The skill is shown and recorded as declared, whatever the case typed (a
+			// tester: "HAND" was recorded for hand).
+			assert.Contains(t, out.String(), "Throw by Ann with Archery")
+			assert.Contains(t, stub.records[0].data, `"skill":"Archery"`)
 		})
 	}
 
@@ -472,6 +475,12 @@ func TestThrowAndCheckWithStore(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	assert.Contains(t, out.String(), "by Ann")
 	assert.NotContains(t, out.String(), "by ann")
+	// So is the skill typed in another case: shown and recorded as declared.
+	iostreams, out, errOut = testIO()
+	code = Main([]string{"check", "--db", path, "--player", "Ann", "--skill", "HOP",
+		"--dice", "3,4,5", "--ts", "12"}, iostreams)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "Check by Ann with Hop\n")
 
 	iostreams, _, errOut = testIO()
 	code = Main([]string{"throw", "--db", path, "--player", "Ann", "--skill", "Cooking",
@@ -490,11 +499,13 @@ func TestThrowAndCheckWithStore(t *testing.T) {
 	defer db.Close()
 	evs, err := db.Events(ctx, "session.yaml", "Ann")
 	require.NoError(t, err)
-	require.Len(t, evs, 2)
+	require.Len(t, evs, 3)
 	assert.Equal(t, "throw", evs[0].Kind)
 	assert.Equal(t, "check", evs[1].Kind)
 	assert.Contains(t, string(evs[1].Data), `"dice":[3,4,5]`)
 	assert.Contains(t, string(evs[1].Data), `"player":"Ann"`)
+	assert.Contains(t, string(evs[2].Data), `"skill":"Hop"`)
+	assert.NotContains(t, string(evs[2].Data), `HOP`)
 }
 
 // TestNotADatabase: a file that is not a database given as --db (a photo) is refused in one
