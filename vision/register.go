@@ -171,7 +171,7 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 			// Then with the ink patches that bend the fit left out (trimPatches), and as a
 			// remnant with too little ink for the features alone (registerRemnant). Each
 			// alignment passes every check or is refused; the refusal said is the first.
-			for _, m := range []regMode{{trim: true}, {remnant: true}} {
+			for _, m := range []regMode{{trim: true}, {remnant: true}, {remnant: true, corner: true}} {
 				fm := ff
 				if m.remnant {
 					// A remnant shows a small part of the sheet, where few of the fresh
@@ -211,11 +211,13 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 // regMode is how registerOn aligns: with the photo's features on its paper (the zero value)
 // or on the whole photo (whole); with every ink patch RANSAC keeps, or without those that
 // bend the fit (trim, trimPatches); from the features alone or as a remnant (remnant,
-// registerRemnant, which trims).
-type regMode struct{ whole, trim, remnant bool }
+// registerRemnant, which trims; by its untorn corners, corner, registerCorner).
+type regMode struct{ whole, trim, remnant, corner bool }
 
 func (m regMode) String() string {
 	switch {
+	case m.corner:
+		return "registered as a remnant by its untorn corner"
 	case m.remnant:
 		return "registered as a remnant"
 	case m.trim:
@@ -285,6 +287,9 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 		src = append(src, ff.pts[m.first])
 		kp := kps[qi]
 		dst = append(dst, pt{(kp.X+0.5)/fs - 0.5, (kp.Y+0.5)/fs - 0.5})
+	}
+	if m.corner {
+		return registerCorner(fresh, bgr, pg, loc, src, dst)
 	}
 	if m.remnant {
 		return registerRemnant(fresh, bgr, pg, loc, src, dst, fs)

@@ -217,6 +217,14 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 	if remnantHook != nil {
 		remnantHook(fmt.Sprintf("affine %d/%d", len(inl), len(src)), h, is, nil)
 	}
+	return remnantFrom(fresh, bgr, pg, loc, h, is, len(src))
+}
+
+// remnantFrom is registerRemnant from a first estimate h (fresh mm -> photo px) resting on
+// the feature matches is (fresh mm), nsrc feature matches in all: the dense ink patches
+// around h, the joint ink and outline fit (remnantJointFit), and, when that is refused and
+// the ink is enough, the checks of any photo (checkAligned).
+func remnantFrom(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, h homog, is []pt, nsrc int) (*SheetImage, error) {
 	paperOK := func(pt) bool { return true }
 	// Dense ink patches around the matches, then once more from the better estimate: patches
 	// farther from the matched features come within the search window.
@@ -229,7 +237,7 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 	if remnantHook != nil {
 		remnantHook(fmt.Sprintf("patches %d", npatch), h, nil, pairs)
 	}
-	out, err := remnantJointFit(fresh, bgr, pg, loc, h, npatch, pairs, is, len(src))
+	out, err := remnantJointFit(fresh, bgr, pg, loc, h, npatch, pairs, is, nsrc)
 	if err == nil || !errors.Is(err, ErrRegistration) || npatch < 8 {
 		return out, err
 	}
@@ -244,7 +252,7 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 	for _, p := range pairs {
 		ev = append(ev, p.u)
 	}
-	notes := []string{fmt.Sprintf("remnant: registered on %d of %d feature matches (affine), %d ink patches", len(is), len(src), len(pairs))}
+	notes := []string{fmt.Sprintf("remnant: registered on %d of %d feature matches (affine), %d ink patches", len(is), nsrc, len(pairs))}
 	out2, err2 := checkAligned(fresh, bgr, loc, h, resid, npatch, pairs, ev, notes)
 	if remnantHook != nil {
 		remnantHook(fmt.Sprintf("as any photo: %v", err2), h, nil, nil)
@@ -265,8 +273,14 @@ func registerRemnant(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, src, dst
 // remnantFitRounds rounds) from the alignment h (fresh mm -> photo px) and its npatch ink
 // patches (pairs), the nsrc feature matches of which is are consistent.
 func remnantJointFit(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, h homog, npatch int, pairs []pair, is []pt, nsrc int) (*SheetImage, error) {
+	return remnantJointFitFrom(fresh, bgr, pg, loc, h, npatch, pairs, is, nsrc, false)
+}
+
+// remnantJointFitFrom is remnantJointFit; keep: h already rests on the pairs and more (the
+// untorn corner, registerCorner), and is not replaced by the affine map of the patches alone.
+func remnantJointFitFrom(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, h homog, npatch int, pairs []pair, is []pt, nsrc int, keep bool) (*SheetImage, error) {
 	paperOK := func(pt) bool { return true }
-	if npatch < 8 {
+	if npatch < 8 && !keep {
 		// One short word: too few patches for refineH's homography. The patches an affine
 		// map agrees with (within remnantPatchMM), if there are minRemnantPatches; the joint
 		// fit below then rests on the untorn edges as much as on them.
@@ -279,7 +293,11 @@ func remnantJointFit(fresh *SheetImage, bgr, pg gocv.Mat, loc *located, h homog,
 		}
 		h, npatch, pairs = h2, len(p2), p2
 	}
-	notes := []string{fmt.Sprintf("remnant: registered on %d of %d feature matches (affine), %d ink patches, and its untorn edges", len(is), nsrc, len(pairs))}
+	how := "affine"
+	if keep {
+		how = "corner pose"
+	}
+	notes := []string{fmt.Sprintf("remnant: registered on %d of %d feature matches (%s), %d ink patches, and its untorn edges", len(is), nsrc, how, len(pairs))}
 	W, H := fresh.Paper.WidthMM, fresh.Paper.HeightMM
 	for round := 0; round < remnantFitRounds; round++ {
 		if err := checkShape(h, fresh); err != nil {
