@@ -14,7 +14,8 @@ import (
 // TestRegisterRemnantDump registers the named photos of synthetic sets
 // (VISION_REMNANT=/tmp/synth2/case-020/emil-4.jpg,...) and logs each stage of registerRemnant
 // with its true error: at the sheet's corners, and at the matched features (the affine
-// stage) or the untorn edge samples (the outline rounds); then the outcome.
+// stage) or the untorn edge samples (the outline rounds), registerCorner's outline corners
+// and poses; then the outcome.
 func TestRegisterRemnantDump(t *testing.T) {
 	env := os.Getenv("VISION_REMNANT")
 	if env == "" {
@@ -47,6 +48,27 @@ func TestRegisterRemnantDump(t *testing.T) {
 					}
 					t.Logf("%s %s: true error at the corners %.2f mm, at the evidence %.2f mm; patches off by %v", c, stage, e, ei, ep)
 				}
+				cornerSrcHook = func(cs []outlineCorner, src, dst []pt) {
+					right := 0
+					for i := range src {
+						if dist(truth.apply(src[i]), dst[i]) < 4 {
+							right++
+						}
+					}
+					t.Logf("%s corners: %d of %d feature matches right", c, right, len(src))
+					for _, oc := range cs {
+						best := math.Inf(1)
+						for _, sc := range sheetCorners(paper.WidthMM, paper.HeightMM) {
+							best = math.Min(best, dist(truth.apply(sc.at), oc.at))
+						}
+						t.Logf("  outline corner at %.1f px, %.1f px from the nearest sheet corner", oc.at, best)
+					}
+				}
+				cornerHook = func(_ []outlineCorner, poses []cornerPose) {
+					for _, p := range poses {
+						t.Logf("  corner pose at sheet corner %v on %d matches", p.corner, len(p.support))
+					}
+				}
 				regDump = func(stage string, h homog, pairs []pair) {
 					remnantHook("register: "+stage, h, nil, pairs)
 				}
@@ -60,7 +82,7 @@ func TestRegisterRemnantDump(t *testing.T) {
 				}
 				img.Close()
 				fresh.Close()
-				remnantHook, regDump = nil, nil
+				remnantHook, regDump, cornerHook, cornerSrcHook = nil, nil, nil, nil
 			}
 		}
 	}
