@@ -260,3 +260,62 @@ func TestRegisterRemnantByCorner(t *testing.T) {
 		})
 	}
 }
+
+// TestCornerPoses: an outline corner put where a known affine map (turned 30°, 4.0 and 3.8
+// px/mm along the sheet's sides, no mirror) puts the sheet's bottom-right corner, with the
+// directions of its sides, and feature matches of which five follow the map and five do
+// not: the best pose is that corner's, rests on exactly the five, and is the map (to 1e-6
+// px at the sheet's corners); cornerAffineFit on the map's own ink patches gives it back.
+// Two right matches are too few for a pose.
+func TestCornerPoses(t *testing.T) {
+	const W, H = 210.0, 297.0
+	c, s := math.Cos(math.Pi/6), math.Sin(math.Pi/6)
+	// columns: the sheet's x and y axes in the photo
+	want := affine2{4.0 * c, -3.8 * s, 0, 4.0 * s, 3.8 * c, 0}
+	br := want.apply(pt{W, H})
+	want[2], want[5] = 900-br.X, 700-br.Y // the corner at (900, 700) px
+	unit := func(d pt) pt {
+		v := want.apply(pt{W, H}.add(d)).sub(want.apply(pt{W, H}))
+		return v.mul(1 / v.norm())
+	}
+	oc := outlineCorner{at: want.apply(pt{W, H}), prev: unit(pt{0, -1}), next: unit(pt{-1, 0}), lenPrev: 200, lenNext: 200}
+	var src, dst []pt
+	right := map[int]bool{}
+	for i := 0; i < 10; i++ {
+		p := pt{W - 12 - 5*float64(i), H - 15 - 3*float64(i%4)}
+		q := want.apply(p)
+		if i%2 == 1 {
+			q = q.add(pt{25 + 3*float64(i), -40}) // 10+ mm off
+		} else {
+			right[i] = true
+		}
+		src, dst = append(src, p), append(dst, q)
+	}
+	poses := cornerPoses([]outlineCorner{oc}, src, dst, W, H, 1, 20)
+	require.NotEmpty(t, poses)
+	p := poses[0]
+	require.Equal(t, pt{W, H}, p.corner)
+	require.Len(t, p.support, len(right))
+	for _, j := range p.support {
+		require.True(t, right[j], "match %d is no inlier", j)
+	}
+	for _, q := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
+		require.InDelta(t, 0, dist(p.a.apply(q), want.apply(q)), 1e-6, "pose at %v", q)
+	}
+	var pairs []pair
+	for _, u := range []pt{{150, 250}, {180, 270}, {200, 240}, {160, 290}, {190, 280}} {
+		pairs = append(pairs, pair{u: u, v: want.apply(u)})
+	}
+	a, ok := cornerAffineFit(p, pairs)
+	require.True(t, ok)
+	for _, q := range []pt{{0, 0}, {W, 0}, {W, H}, {0, H}} {
+		require.InDelta(t, 0, dist(a.apply(q), want.apply(q)), 1e-6, "fit at %v", q)
+	}
+	var two []int
+	for i := range src {
+		if right[i] && len(two) < 2 {
+			two = append(two, i)
+		}
+	}
+	require.Empty(t, cornerPoses([]outlineCorner{oc}, []pt{src[two[0]], src[two[1]]}, []pt{dst[two[0]], dst[two[1]]}, W, H, 1, 20))
+}
