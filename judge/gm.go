@@ -234,7 +234,7 @@ func overrules(own, r TearRuling, g GMRuling) []string {
 		// A count tearcam measured (an undecided tear's letters are applied as measured too,
 		// unless nothing after it was).
 		if i < len(r.Skills) && s.Measured && !own.LettersAsBefore && r.Skills[i].Remaining != s.Remaining {
-			out = append(out, fmt.Sprintf("%s: tearcam measured %d letters left", s.Name, s.Remaining))
+			out = append(out, fmt.Sprintf("%s: tearcam measured %d %s left", s.Name, s.Remaining, pluralWord(s.Remaining, "letter", "letters")))
 		}
 	}
 	if own.Verdict != Undecided && own.PaperFitsTemplate != r.PaperFitsTemplate {
@@ -337,7 +337,7 @@ func (c *Character) applyGM(index int, t Tear, m Measurement, d decision, gm *GM
 		c.out, c.outAt = OutNoSkillsLeft, index
 	case c.owed > 0 && !c.paper:
 		c.out, c.outAt = OutTooLittlePaper, index
-		r.Notes = append(r.Notes, fmt.Sprintf("%d tear(s) owed are asked now, and the remaining paper cannot cover the template", c.owed))
+		r.Notes = append(r.Notes, fmt.Sprintf("%d %s owed %s asked now, and the remaining paper cannot cover the template", c.owed, pluralWord(c.owed, "tear", "tears"), pluralWord(c.owed, "is", "are")))
 	}
 	r.Notes = append(r.Notes, "the GM ruled "+gm.Label()+": letters left, owed tears, paper and out follow the GM's ruling")
 }

@@ -209,9 +209,9 @@ func (c *Character) rule(index int, t Tear, m Measurement, gm *GMRuling) TearRul
 		c.out, c.outAt = OutNoSkillsLeft, index
 	case owedNow && !c.paper:
 		c.out, c.outAt = OutTooLittlePaper, index
-		r.Notes = append(r.Notes, fmt.Sprintf("%d tear(s) owed are asked now, and the remaining paper cannot cover the template", c.owed))
+		r.Notes = append(r.Notes, fmt.Sprintf("%d %s owed %s asked now, and the remaining paper cannot cover the template", c.owed, pluralWord(c.owed, "tear", "tears"), pluralWord(c.owed, "is", "are")))
 	case owedNow && c.paperDoubt == index:
-		r.Notes = append(r.Notes, fmt.Sprintf("%d tear(s) owed are asked now, and whether the remaining paper covers the template is in doubt: the GM decides whether %s is out (too_little_paper)", c.owed, c.name))
+		r.Notes = append(r.Notes, fmt.Sprintf("%d %s owed %s asked now, and whether the remaining paper covers the template is in doubt: the GM decides whether %s is out (too_little_paper)", c.owed, pluralWord(c.owed, "tear", "tears"), pluralWord(c.owed, "is", "are"), c.name))
 	case c.noSkillsLeft():
 		r.Notes = append(r.Notes, fmt.Sprintf("no skill has a letter left as measured, but the tear is undecided: the GM decides whether %s is out (no_skills_left)", c.name))
 	}

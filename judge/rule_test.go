@@ -585,7 +585,7 @@ func TestRuleSequences(t *testing.T) {
 		// little paper left to cover the template, the character is out at the faux pas.
 		{name: "faux pas leaving too little paper", steps: []step{
 			{tear: use("Hop"), m: with(faux("ROO", "OOO"), func(m *Measurement) { m.PaperFitsTemplate = false }),
-				verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: false, out: OutTooLittlePaper, note: "owed are asked now, and the remaining paper cannot cover the template"},
+				verdict: FauxPas, hop: 2, axe: 3, owed: 1, paper: false, out: OutTooLittlePaper, note: "1 tear owed is asked now, and the remaining paper cannot cover the template"},
 			{tear: penalty("Axe"), m: meas("GOO", "ROO"), verdict: Undecided, hop: 2, axe: 3, owed: 1, paper: false, out: OutTooLittlePaper,
 				reason: "already out (too_little_paper, tear 1)"},
 		}},

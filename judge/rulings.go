@@ -212,3 +212,11 @@ func UncertainLegend(skills []SkillState) string {
 	}
 	return "?: not certain: " + strings.Join(say, "; ")
 }
+
+// pluralWord is one when n is 1, else many ("1 letter", "2 letters").
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -155,11 +155,11 @@ func TestAuditWritesEverything(t *testing.T) {
     #  photo      kind        skill         verdict
     1  ann-1.jpg  use         Archery       valid
        letters left: Archery 6, Tea Ceremony 11
-    2  ann-2.jpg  damage      Tea Ceremony  faux_pas   no_full_letter; 1 tear(s) owed
+    2  ann-2.jpg  damage      Tea Ceremony  faux_pas   no_full_letter; 1 tear owed
        letters left: Archery 6, Tea Ceremony 10
-    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; use the original photo file; 1 tear(s) owed
+    3  ann-3.jpg  use         Archery       undecided  1 tear owed; measurement refused: ann-3.jpg: not a readable image; use the original photo file
        letters left (as before this tear): Archery 6?, Tea Ceremony 10?
-    4  -          last_ditch                valid      the ball missed the GM; 1 tear(s) owed; OUT: last_ditch
+    4  -          last_ditch                valid      the ball missed the GM; 1 tear owed; OUT: last_ditch
        letters left: Archery 6?, Tea Ceremony 10?
        ?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read
 `
@@ -532,7 +532,7 @@ func TestAuditGMRuling(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := execute(t, fakeAudit, manifest, "--json", out)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, `    3  ann-3.jpg  use         Archery       undecided  measurement refused: ann-3.jpg: not a readable image; use the original photo file; 2 tear(s) owed
+	assert.Contains(t, stdout, `    3  ann-3.jpg  use         Archery       undecided  2 tears owed; measurement refused: ann-3.jpg: not a readable image; use the original photo file
        undecided → GM ruled faux_pas (no_full_letter); letters left Archery 5
        letters left: Archery 5, Tea Ceremony 10?
 `)

@@ -92,9 +92,6 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 		}
 		detail = append(detail, strings.Join(fs, ", "))
 	}
-	if r.UndecidedReason != "" {
-		detail = append(detail, r.UndecidedReason)
-	}
 	if r.Hit != nil {
 		if *r.Hit {
 			detail = append(detail, "the ball hit the GM")
@@ -103,10 +100,15 @@ func (t *rulingsTable) ruling(player string, r judge.TearRuling) {
 		}
 	}
 	if r.OwedTears > 0 {
-		detail = append(detail, fmt.Sprintf("%d tear(s) owed", r.OwedTears))
+		detail = append(detail, fmt.Sprintf("%d %s owed", r.OwedTears, plural(r.OwedTears, "tear", "tears")))
 	}
 	if r.Out {
 		detail = append(detail, "OUT: "+string(r.OutReason))
+	}
+	if r.UndecidedReason != "" {
+		// Last: a reason is a paragraph ending in what the GM does, and the state after
+		// the tear (tears owed) read as part of it when it followed (a tester).
+		detail = append(detail, r.UndecidedReason)
 	}
 	line := fmt.Sprintf("  %3d  %-*s  %-10s  %-*s  %-9s", r.Index, t.photoW, photo, r.Kind, t.skillW, r.Skill, r.Verdict)
 	if len(detail) > 0 {
