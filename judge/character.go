@@ -34,6 +34,34 @@ type Character struct {
 	// wait for its verdict.
 	undecidedAt int
 	ruled       int // tears ruled so far
+	// at is the index of the tear being ruled (for the GM's advice).
+	at int
+	// gmAdvice says how the GM records a ruling (SetGMAdvice); nil: in the manifest.
+	gmAdvice GMAdvice
+}
+
+// GMAdvice ends an undecided reason's advice to the GM ("..., then records the ruling on this
+// tear (gm: in the manifest)"): how the GM records a ruling on tear index of player in the
+// mode tearcam runs in, as words that follow "then" ("records the ruling on this tear:
+// types ...").
+type GMAdvice func(player string, index int) string
+
+// ManifestGMAdvice is the default GMAdvice (audit): the ruling goes in the manifest.
+func ManifestGMAdvice(string, int) string {
+	return "records the ruling on this tear (gm: in the manifest)"
+}
+
+// SetGMAdvice makes undecided reasons end with advice's words on how the GM records a
+// ruling (nil: ManifestGMAdvice). watch, where the GM types the ruling or uses the live
+// page's form, sets its own.
+func (c *Character) SetGMAdvice(advice GMAdvice) { c.gmAdvice = advice }
+
+// gmHow is how the GM records a ruling on the tear being ruled.
+func (c *Character) gmHow() string {
+	if c.gmAdvice == nil {
+		return ManifestGMAdvice(c.name, c.at)
+	}
+	return c.gmAdvice(c.name, c.at)
 }
 
 // skillTrack is one declared skill's letters.

@@ -33,6 +33,10 @@ type GMRuling struct {
 	// after the tear, paper_fits_template and out on a tear it decided), one line each; empty
 	// when it does not.
 	Overrules []string `json:"overrules,omitempty"`
+	// Ignored is set by the judge when the ruling changes nothing, and says why: the
+	// character was already out before the tear ("Ann is already out (no_skills_left, tear
+	// 3)"); empty when the ruling stands.
+	Ignored string `json:"ignored,omitempty"`
 }
 
 // ErrBadGMRuling is wrapped by every error of GMRuling.Check.
@@ -131,15 +135,26 @@ func faultList() string {
 }
 
 // Label is the GM's ruling as people read it: "faux_pas (no_full_letter)", then what the GM
-// counted or decided beyond the verdict.
-func (g *GMRuling) Label() string {
+// counted or decided beyond the verdict. The letters left are given in the order of skills
+// (the sheet's declared order); counts of skills it does not name follow in alphabetical
+// order (all of them when skills is nil).
+func (g *GMRuling) Label(skills []string) string {
 	s := verdictLabel(g.Verdict, g.Faults)
 	if len(g.Remaining) > 0 {
 		names := make([]string, 0, len(g.Remaining))
-		for k := range g.Remaining {
-			names = append(names, k)
+		for _, k := range skills {
+			if _, ok := g.Remaining[k]; ok && !slices.Contains(names, k) {
+				names = append(names, k)
+			}
 		}
-		sort.Strings(names)
+		var rest []string
+		for k := range g.Remaining {
+			if !slices.Contains(names, k) {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		names = append(names, rest...)
 		parts := make([]string, len(names))
 		for i, k := range names {
 			parts[i] = fmt.Sprintf("%s %d", k, g.Remaining[k])
@@ -163,12 +178,22 @@ func (g *GMRuling) Label() string {
 }
 
 // GMLine is the GM's ruling on r as people read it ("" when there is none): "undecided → GM
-// ruled faux_pas (no_full_letter)", and where the GM overrules tearcam, what tearcam ruled.
+// ruled faux_pas (no_full_letter)", and where the GM overrules tearcam, what tearcam ruled;
+// a ruling that changed nothing says so and why ("undecided → GM ruled valid: ignored, Ann
+// is already out (no_skills_left, tear 3) ..."). The GM's letter counts are in the order of
+// r's skills (as declared).
 func GMLine(r TearRuling) string {
 	if r.GMRuling == nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s → GM ruled %s", r.Verdict, r.GMRuling.Label())
+	names := make([]string, len(r.Skills))
+	for i, k := range r.Skills {
+		names[i] = k.Name
+	}
+	s := fmt.Sprintf("%s → GM ruled %s", r.Verdict, r.GMRuling.Label(names))
+	if r.GMRuling.Ignored != "" {
+		return s + ": ignored, " + r.GMRuling.Ignored
+	}
 	if len(r.GMRuling.Overrules) > 0 {
 		s += " (overrules tearcam: " + strings.Join(r.GMRuling.Overrules, "; ") + ")"
 	}
@@ -205,11 +230,15 @@ func (c *Character) clone() *Character {
 //     that could not cover the template (or a tear is owed now and it cannot), no_skills_left
 //     when no skill has a letter left.
 //
-// A GM ruling on a tear after the character is out, or on a last_ditch, changes nothing
-// (a note says so).
+// A GM ruling on a tear after the character is out changes nothing: the recorded ruling's
+// Ignored says why (and a note).
 func (c *Character) RuleGM(index int, t Tear, m Measurement, gm *GMRuling) TearRuling {
 	if gm == nil {
 		return c.Rule(index, t, m)
+	}
+	ignored := ""
+	if c.out != OutNone {
+		ignored = fmt.Sprintf("%s is already out (%s, tear %d): a ruling on a later tear changes nothing", c.name, c.out, c.outAt)
 	}
 	own := c.clone().Rule(index, t, m)
 	r := c.rule(index, t, m, gm)
@@ -219,6 +248,9 @@ func (c *Character) RuleGM(index int, t Tear, m Measurement, gm *GMRuling) TearR
 		g.Faults = []Fault{}
 	}
 	g.Overrules = overrules(own, r, g)
+	if g.Ignored = ignored; ignored != "" {
+		g.Overrules = nil
+	}
 	r.GMRuling = &g
 	return r
 }
@@ -339,7 +371,16 @@ func (c *Character) applyGM(index int, t Tear, m Measurement, d decision, gm *GM
 		c.out, c.outAt = OutTooLittlePaper, index
 		r.Notes = append(r.Notes, fmt.Sprintf("%d %s owed %s asked now, and the remaining paper cannot cover the template", c.owed, pluralWord(c.owed, "tear", "tears"), pluralWord(c.owed, "is", "are")))
 	}
-	r.Notes = append(r.Notes, "the GM ruled "+gm.Label()+": letters left, owed tears, paper and out follow the GM's ruling")
+	r.Notes = append(r.Notes, "the GM ruled "+gm.Label(c.skillNames())+": letters left, owed tears, paper and out follow the GM's ruling")
+}
+
+// skillNames are the character's skills, as declared.
+func (c *Character) skillNames() []string {
+	out := make([]string, len(c.skills))
+	for i, s := range c.skills {
+		out[i] = s.name
+	}
+	return out
 }
 
 // setRemaining makes n of the skill's letters the ones left (the GM's count): letters

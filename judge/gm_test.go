@@ -3,8 +3,10 @@ package judge
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -220,7 +222,7 @@ func TestGMRulingCheck(t *testing.T) {
 	require.NoError(t, g.Check(skills))
 	assert.Equal(t, []Fault{FaultNoFullLetter, FaultSeveralPieces}, g.Faults, "faults in reporting order")
 	assert.Equal(t, map[string]int{"Tea Ceremony": 11}, g.Remaining, "names as declared")
-	assert.Equal(t, "faux_pas (no_full_letter, several_pieces); letters left Tea Ceremony 11", g.Label())
+	assert.Equal(t, "faux_pas (no_full_letter, several_pieces); letters left Tea Ceremony 11", g.Label(skills))
 }
 
 // TestGMRulingJSON: the ruling's JSON keeps tearcam's verdict and adds gm_ruling; the same
@@ -372,6 +374,61 @@ func TestGMZeroStaysCertain(t *testing.T) {
 			err = c.Validate(damage("Hop"))
 			require.ErrorIs(t, err, ErrSkillLost)
 			assert.Contains(t, err.Error(), tc.lostFor)
+		})
+	}
+}
+
+// TestGMLineSkillOrderAndIgnored: the GM's letter counts print in the sheet's declared order
+// (Hop before Axe, not alphabetically), and a ruling on a tear after the character is out
+// says it was ignored and why (the seed: a character with no skills left is removed from
+// play, so nothing after that tear is ruled).
+func TestGMLineSkillOrderAndIgnored(t *testing.T) {
+	counted := &GMRuling{Verdict: FauxPas, Faults: []Fault{FaultNoFullLetter}, Remaining: map[string]int{"Axe": 3, "Hop": 2}}
+	require.NoError(t, counted.Check([]string{"Hop", "Axe"}))
+	p := RulePlayer(PlayerInput{Name: "Ann", Layouts: []SkillLayout{layout("Hop"), layout("Axe")},
+		Tears: []TearInput{
+			{Tear: use("Hop"), Measurement: refused, GM: counted},
+			// Every letter of both skills removed whole: out (no_skills_left) at tear 2.
+			{Tear: damage("Axe"), Measurement: meas("RRR", "RRR")},
+			{Tear: use("Hop"), Measurement: refused, GM: gmRuled(Valid)},
+		}})
+	require.Len(t, p.Tears, 3)
+	assert.Equal(t, "undecided → GM ruled faux_pas (no_full_letter); letters left Hop 2, Axe 3", GMLine(p.Tears[0]))
+	require.True(t, p.Tears[1].Out)
+	last := p.Tears[2]
+	require.NotNil(t, last.GMRuling)
+	assert.Equal(t, "Ann is already out (no_skills_left, tear 2): a ruling on a later tear changes nothing", last.GMRuling.Ignored)
+	assert.Empty(t, last.GMRuling.Overrules)
+	assert.Equal(t, "undecided → GM ruled valid: ignored, Ann is already out (no_skills_left, tear 2): a ruling on a later tear changes nothing", GMLine(last))
+	assert.Equal(t, Undecided, last.Verdict)
+	assert.True(t, last.Out, "still out")
+	// A ruling that stands is not marked ignored.
+	assert.Empty(t, p.Tears[0].GMRuling.Ignored)
+}
+
+// TestGMAdviceFitsTheMode: an undecided reason ends with how the GM records the ruling: in
+// the manifest by default (audit), in the caller's words when set (watch), naming the tear.
+func TestGMAdviceFitsTheMode(t *testing.T) {
+	doubt := meas("ROO", "OOO")
+	doubt.Uncertain = []Doubt{{About: AboutTemplateFits, Text: "fit within 1 mm"}}
+	for _, tc := range []struct {
+		name   string
+		advice GMAdvice
+		want   string
+	}{
+		{"audit", nil, "lays the template on the paper torn off (it does not fit inside: piece_too_small), then records the ruling on this tear (gm: in the manifest)"},
+		{"watch", func(player string, index int) string {
+			return fmt.Sprintf("types %q", fmt.Sprintf("%s: gm %d valid", player, index))
+		},
+			`lays the template on the paper torn off (it does not fit inside: piece_too_small), then types "Ann: gm 2 valid"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCharacter("Ann", []string{"Hop", "Axe"}, []SkillLayout{layout("Hop"), layout("Axe")})
+			c.SetGMAdvice(tc.advice)
+			c.Rule(1, use("Axe"), meas("OOO", "ROO"))
+			r := c.Rule(2, use("Hop"), doubt)
+			require.Equal(t, Undecided, r.Verdict)
+			assert.True(t, strings.HasSuffix(r.UndecidedReason, tc.want), r.UndecidedReason)
 		})
 	}
 }

@@ -71,13 +71,14 @@ func (c *Character) rule(index int, t Tear, m Measurement, gm *GMRuling) TearRul
 	if index <= 0 {
 		index = c.ruled
 	}
+	c.at = index
 	r := TearRuling{Index: index, Kind: t.Kind, Skill: t.Skill, Faults: []Fault{}}
 	if c.out != OutNone {
 		r.Verdict = Undecided
 		r.UndecidedReason = fmt.Sprintf("%s is already out (%s, tear %d): no further tears are ruled", c.name, c.out, c.outAt)
 		r.LettersAsBefore = true
 		if gm != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("the GM ruled %s, which changes nothing: %s is already out", gm.Label(), c.name))
+			r.Notes = append(r.Notes, fmt.Sprintf("the GM ruled %s, which changes nothing: %s is already out", gm.Label(c.skillNames()), c.name))
 		}
 		c.finish(&r)
 		return r
@@ -604,7 +605,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 		}
 	}
 	if len(d.undecided) > 0 && len(d.advice) > 0 {
-		d.undecided = append(d.undecided, "to settle it, the GM "+strings.Join(d.advice, ", and ")+", then records the ruling on this tear (gm: in the manifest)")
+		d.undecided = append(d.undecided, "to settle it, the GM "+strings.Join(d.advice, ", and ")+", then "+c.gmHow())
 	}
 	return d
 }

@@ -117,6 +117,10 @@ type Referee struct {
 	// ruling is undecided) rather than a note.
 	RereadDoubts bool
 
+	// GMAdvice, when set, says how the GM records a ruling at the end of an undecided
+	// reason's advice (judge.Character.SetGMAdvice; default: gm: in the manifest).
+	GMAdvice judge.GMAdvice
+
 	// OnSheet and OnRuling are called as each fresh sheet and each ruling is done (and
 	// committed): for progress and streamed output.
 	OnSheet  func(player string, s judge.SheetResult, words []Word)
@@ -301,6 +305,7 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 	}
 
 	c := judge.NewCharacter(p.Name, p.Skills, rec.Layouts)
+	c.SetGMAdvice(pa.GMAdvice)
 	out := judge.PlayerRulings{Name: p.Name, Sheet: sr, Tears: []judge.TearRuling{}}
 	// good is the last good sheet, the next tear is measured against (nil: the fresh sheet).
 	var good *goodSheet

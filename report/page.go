@@ -82,7 +82,7 @@ details { font-size: .88rem; color: #57606a; }
 
 {{range .Tears}}
 <article class="tear {{.Class}}">
-<h3>Tear {{.Index}} · {{words (print .Kind)}}{{if .Skill}} · {{.Skill}}{{end}} <span class="badge">{{words (print .Verdict)}}</span>{{with .GMRuling}} <span class="badge gm">GM: {{words (print .Verdict)}}</span>{{end}}</h3>
+<h3>Tear {{.Index}} · {{words (print .Kind)}}{{if .Skill}} · {{.Skill}}{{end}} <span class="badge">{{words (print .Verdict)}}</span>{{with .GMRuling}} <span class="badge gm">GM: {{words (print .Verdict)}}{{if .Ignored}} (ignored){{end}}</span>{{end}}</h3>
 {{if .Photo}}<div class="meta">photo <code>{{.Photo}}</code>{{if .SHA256}} <span class="sha" title="SHA-256 {{.SHA256}}">SHA-256 {{short .SHA256}}</span>{{end}}</div>{{end}}
 {{if .Faults}}<p>Faults: <strong>{{.Faults}}</strong></p>{{end}}
 {{if .UndecidedReason}}<p class="reason">Undecided: {{.UndecidedReason}}</p>{{end}}

@@ -134,7 +134,10 @@ func view(p Page) pageView {
 				row.Tears++
 			}
 			if t.GMRuling != nil {
-				row.GMRuled++
+				if t.GMRuling.Ignored == "" {
+					// A ruling on a tear after the character was out changed nothing.
+					row.GMRuled++
+				}
 				if len(t.GMRuling.Overrules) > 0 {
 					row.Overruled++
 				}

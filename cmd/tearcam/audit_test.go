@@ -552,3 +552,23 @@ func TestAuditGMRuling(t *testing.T) {
 	assert.Equal(t, manifest+`:9: player "Ann": tear 3: gm: unknown fault "grip": want nothing_removed, no_full_letter, piece_too_small, not_edge_to_edge, several_pieces`,
 		strings.TrimPrefix(strings.TrimSpace(stderr), "tearcam: "))
 }
+
+// TestAuditGMRulingTable: the GM's letter counts print in the sheet's declared order (Tea
+// Ceremony before Archery here, not alphabetically), and a GM ruling on a tear after the
+// character is out (after the last ditch effort) says in the table that it was ignored and
+// why, not "GM ruled" alone.
+func TestAuditGMRulingTable(t *testing.T) {
+	manifest := writeFakeSession(t, 0, 0)
+	b, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	s := strings.Replace(string(b), "skills: [Archery, Tea Ceremony]", "skills: [Tea Ceremony, Archery]", 1)
+	s = strings.Replace(s, "      - {photo: ann-3.jpg, kind: use, skill: Archery}\n",
+		"      - {photo: ann-3.jpg, kind: use, skill: Archery, gm: {verdict: valid, remaining: {archery: 5, tea ceremony: 9}}}\n", 1)
+	s += "      - {photo: ann-2.jpg, kind: use, skill: Archery, gm: {verdict: faux_pas, faults: [no_full_letter]}}\n"
+	require.NoError(t, os.WriteFile(manifest, []byte(s), 0o644))
+	code, stdout, stderr := execute(t, fakeAudit, manifest)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "       undecided → GM ruled valid; letters left Tea Ceremony 9, Archery 5\n")
+	assert.Contains(t, stdout, "       undecided → GM ruled faux_pas (no_full_letter): ignored, Ann is already out (last_ditch, tear 4): a ruling on a later tear changes nothing\n")
+	assert.NotContains(t, stdout, "letters left Archery 5, Tea Ceremony 9")
+}

@@ -330,7 +330,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 	defer pipe.Close()
 	manifestPath := filepath.Join(framesDir, "session.yaml")
 	ref := &referee.Referee{Eye: pipe, Reader: pipe, DB: db, Session: store.SessionName(manifestPath, dbPath),
-		Command: "watch", Versions: versions()}
+		Command: "watch", Versions: versions(), GMAdvice: watchGMAdvice(len(pl.Players) > 1, opts.HTTP != "")}
 	aref, err := watch.NewAuditReferee(ctx, ref, framesDir, pl.Paper, pl.Template, pl.Players)
 	if err != nil {
 		return err
@@ -673,4 +673,22 @@ func replayOf(m *session.Manifest, pl *watchPlan) ([]watch.Replayed, int, error)
 		}
 	}
 	return out, next, nil
+}
+
+// watchGMAdvice is how the GM records a ruling in watch, where an undecided reason's advice
+// ends: the line to type (named by the player when several play), and the live page's form
+// with --http. (audit's says gm: in the manifest.)
+func watchGMAdvice(named, page bool) judge.GMAdvice {
+	return func(player string, index int) string {
+		who := ""
+		if named {
+			who = player + ": "
+		}
+		s := fmt.Sprintf("types the ruling on this tear: %q or %q", fmt.Sprintf("%sgm %d valid", who, index),
+			fmt.Sprintf("%sgm %d faux_pas FAULT...", who, index))
+		if page {
+			s += ", or uses the GM's form on the live page"
+		}
+		return s
+	}
 }

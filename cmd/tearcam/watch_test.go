@@ -308,6 +308,11 @@ func checkRecordedRulings(t *testing.T, db string, doc judge.Rulings) {
 		for k := range ap.Tears {
 			if k < len(p.Tears) {
 				ap.Tears[k].Photo = p.Tears[k].Photo
+				// The advice's last words fit the mode: the GM types the ruling in watch, puts
+				// gm: in the manifest in audit (watchGMAdvice).
+				named := len(doc.Players) > 1
+				ap.Tears[k].UndecidedReason = strings.Replace(ap.Tears[k].UndecidedReason, judge.ManifestGMAdvice(p.Name, k+1),
+					watchGMAdvice(named, false)(p.Name, k+1), 1)
 			}
 		}
 		assert.Equal(t, ap, p, "watch and audit rulings differ for %s", p.Name)
@@ -1029,4 +1034,33 @@ func recordedWatch(t *testing.T, dir, name string, first fake.Photo, kind string
 	defer grey.Close()
 	writeVideo(t, video, n, func(int) gocv.Mat { return grey }) // no sheet in view
 	return frames, manifest, video
+}
+
+// TestWatchGMAdvice: watch's undecided reasons end with what the GM types there (named by the
+// player when several play, as the announcement parser needs) and, with --http, the page's
+// form, not the manifest's gm: that audit's advise.
+func TestWatchGMAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		named, page bool
+		want        string
+	}{
+		{false, false, `types the ruling on this tear: "gm 3 valid" or "gm 3 faux_pas FAULT..."`},
+		{true, false, `types the ruling on this tear: "Ann: gm 3 valid" or "Ann: gm 3 faux_pas FAULT..."`},
+		{true, true, `types the ruling on this tear: "Ann: gm 3 valid" or "Ann: gm 3 faux_pas FAULT...", or uses the GM's form on the live page`},
+	} {
+		t.Run(fmt.Sprintf("named=%v,page=%v", tc.named, tc.page), func(t *testing.T) {
+			got := watchGMAdvice(tc.named, tc.page)("Ann", 3)
+			assert.Equal(t, tc.want, got)
+			// What it says to type is a GM ruling the announcement parser takes.
+			line := strings.Split(got, `"`)[1]
+			a, err := watch.ParseAnnouncement(line)
+			require.NoError(t, err, line)
+			require.NotNil(t, a.GM)
+			assert.Equal(t, judge.Valid, a.GM.Verdict)
+			assert.Equal(t, 3, a.GMTear)
+			if tc.named {
+				assert.Equal(t, "Ann", a.Player)
+			}
+		})
+	}
 }
