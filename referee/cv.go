@@ -194,6 +194,24 @@ func (c *CV) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, l
 
 var _ PhotoAnnotator = (*CV)(nil)
 
+// Reband implements Rebander with vision.Reband on an image Annotate made (the sheet at
+// vision.DefaultPxPerMM under its band), encoded as JPEG.
+func (c *CV) Reband(annotated []byte, oldVerdict string, oldLines []string, verdict string, lines []string) ([]byte, error) {
+	m, err := vision.DecodeImage(annotated)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	img, err := vision.Reband(m, oldVerdict, oldLines, verdict, lines, vision.DefaultPxPerMM)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	return encodeJPEG(img)
+}
+
+var _ Rebander = (*CV)(nil)
+
 // Thumbnail implements Eye: decode, shrink with area interpolation, encode as JPEG.
 func (c *CV) Thumbnail(data []byte, maxSide int) ([]byte, error) {
 	m, err := vision.DecodeImage(data)

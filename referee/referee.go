@@ -69,6 +69,13 @@ type PhotoAnnotator interface {
 	AnnotatePhoto(photo []byte, paper template.Paper, verdict string, lines []string) ([]byte, error)
 }
 
+// Rebander is implemented by an Eye that can redraw the text band of an image Annotate made
+// (drawn for oldVerdict and oldLines) for another ruling on the same measurement, without
+// registering the photo again: a GM's ruling given or changed since the image was drawn.
+type Rebander interface {
+	Reband(annotated []byte, oldVerdict string, oldLines []string, verdict string, lines []string) ([]byte, error)
+}
+
 // Word is a word found on a sheet whose skills were not declared (discovery mode).
 type Word struct {
 	Text       string  `json:"text"`
@@ -430,19 +437,33 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			ruling.UndecidedReason = discoveryReason(p.Name, rec)
 		}
 		if !reused && after != nil && measured != nil && (pa.Images || pa.DB != nil) {
-			annotated, _ = pa.Eye.Annotate(after, measured, pa.layouts, string(ruling.Verdict), AnnotationLines(ruling))
+			annotated, _ = pa.Eye.Annotate(after, measured, pa.layouts, AnnotationVerdict(ruling), AnnotationLines(ruling))
 		}
-		// A re-used ruling re-ruled differently (a GM's ruling given or changed): a refused
-		// photo's image is only the photo under the ruling's text, cheap to draw again. (A
-		// measured tear's image would need its photo registered again: it keeps the text it
-		// was drawn with.)
-		redraw := !reused || (meas.Refused != "" && !slices.Equal(AnnotationLines(drawnFor), AnnotationLines(ruling)))
+		// A re-used ruling re-ruled differently (a GM's ruling given or changed): the image
+		// shows the ruling that stands. A refused photo's image is only the photo under the
+		// ruling's text, cheap to draw again; a measured tear's keeps its picture and gets
+		// the new text band (Rebander), or none when that cannot be done (never the old text).
+		changed := reused && (AnnotationVerdict(drawnFor) != AnnotationVerdict(ruling) || !slices.Equal(AnnotationLines(drawnFor), AnnotationLines(ruling)))
+		redraw := !reused || (meas.Refused != "" && changed)
 		if reused && redraw {
 			annotated = nil
 		}
+		if changed && meas.Refused == "" && annotated != nil {
+			var err error = errors.New("not supported")
+			if rb, ok := pa.Eye.(Rebander); ok {
+				var b []byte
+				if b, err = rb.Reband(annotated, AnnotationVerdict(drawnFor), AnnotationLines(drawnFor), AnnotationVerdict(ruling), AnnotationLines(ruling)); err == nil {
+					annotated = b
+				}
+			}
+			if err != nil {
+				annotated = nil
+				ruling.Notes = append(ruling.Notes, oneLine("the annotated image drawn for tearcam's earlier ruling on this tear is not shown: its text could not be drawn again ("+err.Error()+")"))
+			}
+		}
 		if pe, ok := pa.Eye.(PhotoAnnotator); ok && redraw && annotated == nil && meas.Refused != "" && data != nil && !wasOut && (pa.Images || pa.DB != nil) {
 			// Refused: the GM sees the photo that was refused, and why.
-			annotated, _ = pe.AnnotatePhoto(data, pa.m.Paper, string(ruling.Verdict), AnnotationLines(ruling))
+			annotated, _ = pe.AnnotatePhoto(data, pa.m.Paper, AnnotationVerdict(ruling), AnnotationLines(ruling))
 		}
 		if measured != nil {
 			measured.Close()
@@ -840,6 +861,16 @@ func discoveryReason(name string, rec sheetRecord) string {
 	}
 	return fmt.Sprintf("no skills declared for %s: confirm them among the words found on the sheet and declare them in the manifest: %s (percentages are Tesseract's own confidence, unreliable on handwriting: check each word on the sheet)",
 		name, strings.Join(words, ", "))
+}
+
+// AnnotationVerdict is the headline of an annotated image: the verdict that stands. With a
+// GM's ruling (that was not ignored) it is the GM's, with tearcam's beside it: "GM ruled valid
+// (tearcam: undecided)".
+func AnnotationVerdict(r judge.TearRuling) string {
+	if g := r.GMRuling; g != nil && g.Ignored == "" {
+		return fmt.Sprintf("GM ruled %s (tearcam: %s)", g.Verdict, r.Verdict)
+	}
+	return string(r.Verdict)
 }
 
 // AnnotationLines are the text lines drawn on an annotated image and shown in reports:

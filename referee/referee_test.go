@@ -657,3 +657,38 @@ func TestRetakeHint(t *testing.T) {
 	assert.Equal(t, "; use the original photo file", referee.RetakeHint(fmt.Errorf("a.jpg: %w", vision.ErrNotImage)))
 	assert.Equal(t, "", referee.RetakeHint(fmt.Errorf("IMG_0001.HEIC: %w", vision.ErrUnsupportedFormat)))
 }
+
+// TestGMRulingRebandsMeasuredImage: a measured tear's annotated image, re-used when a GM's
+// ruling re-rules its measurement, shows the ruling that stands (the fake's image names the
+// headline it was drawn with): its text band is drawn again (Rebander), with the GM's verdict
+// beside tearcam's, and the database keeps the new image for the next run. Before, it kept
+// "faux_pas" under a GM's valid.
+func TestGMRulingRebandsMeasuredImage(t *testing.T) {
+	ann2 := "      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony}\n"
+	require.Contains(t, twoPlayers, ann2)
+	m := writeSession(t, twoPlayers, twoPlayerPhotos())
+	db := storetest.MustOpenDB(t)
+	audit := func() *referee.Result {
+		r, _ := newReferee(db)
+		r.Images = true
+		mm, err := session.Load(m.File, session.Audit)
+		require.NoError(t, err)
+		res, err := r.Audit(context.Background(), mm)
+		require.NoError(t, err)
+		return res
+	}
+	res := audit()
+	require.Equal(t, judge.FauxPas, res.Rulings.Players[0].Tears[1].Verdict)
+	assert.Equal(t, "annotated faux_pas", string(res.Players[0].Tears[1].Annotated))
+	require.NoError(t, os.WriteFile(m.File, []byte(strings.Replace(twoPlayers, ann2,
+		"      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony, gm: {verdict: valid}}\n", 1)), 0o644))
+	for run := range 2 {
+		res = audit()
+		assert.Equal(t, 7, res.Reused, "run %d: every tear re-used (7 in the manifest)", run)
+		r := res.Rulings.Players[0].Tears[1]
+		require.NotNil(t, r.GMRuling)
+		assert.Equal(t, "GM ruled valid (tearcam: faux_pas)", referee.AnnotationVerdict(r))
+		assert.Equal(t, "annotated GM ruled valid (tearcam: faux_pas)", string(res.Players[0].Tears[1].Annotated), "run %d", run)
+		assert.Equal(t, "annotated valid", string(res.Players[0].Tears[0].Annotated), "run %d: tear 1 as it was", run)
+	}
+}

@@ -133,19 +133,54 @@ func Annotate(after *SheetImage, r *TearResult, layouts []judge.SkillLayout, ver
 	}
 	lines, places := markPlaces(lines)
 	for i, at := range places {
-		c := mmToPx(at, ppm).img()
-		r := int(math.Round(6 * ppm))
-		gocv.Circle(&img, c, r, colPlace, th)
-		gocv.Line(&img, c.Add(image.Pt(-r/3, 0)), c.Add(image.Pt(r/3, 0)), colPlace, max(1, th/2))
-		gocv.Line(&img, c.Add(image.Pt(0, -r/3)), c.Add(image.Pt(0, r/3)), colPlace, max(1, th/2))
-		label, scale := strconv.Itoa(i+1), max(0.5, ppm/4)
-		o := c.Add(image.Pt(r+th, r/2))
-		gocv.PutTextWithParams(&img, label, o, gocv.FontHersheySimplex, scale, colorRGBA(0, 0, 0), 3*max(1, th/2)+2, gocv.LineAA, false)
-		gocv.PutTextWithParams(&img, label, o, gocv.FontHersheySimplex, scale, colPlace, max(1, th/2), gocv.LineAA, false)
+		drawPlace(&img, i+1, at, ppm)
 	}
 	out := withBand(img, verdict, lines)
 	img.Close()
 	return out, nil
+}
+
+// drawPlace rings and numbers (label) the sheet-frame place at (mm) on img, at ppm px/mm.
+func drawPlace(img *gocv.Mat, label int, at pt, ppm float64) {
+	th := max(2, int(math.Round(0.5*ppm)))
+	c := mmToPx(at, ppm).img()
+	r := int(math.Round(6 * ppm))
+	gocv.Circle(img, c, r, colPlace, th)
+	gocv.Line(img, c.Add(image.Pt(-r/3, 0)), c.Add(image.Pt(r/3, 0)), colPlace, max(1, th/2))
+	gocv.Line(img, c.Add(image.Pt(0, -r/3)), c.Add(image.Pt(0, r/3)), colPlace, max(1, th/2))
+	text, scale := strconv.Itoa(label), max(0.5, ppm/4)
+	o := c.Add(image.Pt(r+th, r/2))
+	gocv.PutTextWithParams(img, text, o, gocv.FontHersheySimplex, scale, colorRGBA(0, 0, 0), 3*max(1, th/2)+2, gocv.LineAA, false)
+	gocv.PutTextWithParams(img, text, o, gocv.FontHersheySimplex, scale, colPlace, max(1, th/2), gocv.LineAA, false)
+}
+
+// Reband redraws the text band of an image Annotate made (annotated, BGR: the band drawn
+// for oldVerdict and oldLines over the sheet at ppm px/mm) for a new ruling, verdict and
+// lines, keeping the sheet's picture as it is: when the ruling on a measurement changes
+// (a GM's ruling given or changed), the image shows the ruling that stands without the
+// photo being registered again. Places the new lines name that the old did not are ringed
+// and numbered after the old ones; a place both name keeps its number. It returns a new
+// BGR Mat the caller closes; ErrBadInput when annotated is empty or no taller than the old
+// band (not an image Annotate made for those lines).
+func Reband(annotated gocv.Mat, oldVerdict string, oldLines []string, verdict string, lines []string, ppm float64) (gocv.Mat, error) {
+	if annotated.Ptr() == nil || annotated.Empty() || annotated.Type() != gocv.MatTypeCV8UC3 || ppm <= 0 {
+		return gocv.Mat{}, fmt.Errorf("%w: nothing to reband", ErrBadInput)
+	}
+	index := map[string]int{}
+	marked, places := numberPlaces(index, nil, oldLines)
+	_, _, band, _ := bandLayout(annotated.Cols(), oldVerdict, marked)
+	if annotated.Rows() <= band {
+		return gocv.Mat{}, fmt.Errorf("%w: the image (%d px high) is no taller than its text band (%d px)", ErrBadInput, annotated.Rows(), band)
+	}
+	roi := annotated.Region(image.Rect(0, band, annotated.Cols(), annotated.Rows()))
+	img := roi.Clone()
+	roi.Close()
+	defer img.Close()
+	lines, all := numberPlaces(index, places, lines)
+	for i := len(places); i < len(all); i++ {
+		drawPlace(&img, i+1, all[i], ppm)
+	}
+	return withBand(img, verdict, lines), nil
 }
 
 // mmPlace is a sheet-frame place as rulings and notes write it: "(128, 208) mm".
@@ -155,8 +190,12 @@ var mmPlace = regexp.MustCompile(`\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\) mm`)
 // they first appear, and returns the lines with each place followed by its number
 // ("(128, 208) mm [1]") and the places in mm. A place named twice keeps its first number.
 func markPlaces(lines []string) ([]string, []pt) {
-	var places []pt
-	index := map[string]int{}
+	return numberPlaces(map[string]int{}, nil, lines)
+}
+
+// numberPlaces is markPlaces continuing a numbering: index holds the number of each place
+// already numbered (as written), places those places in number order; both are extended.
+func numberPlaces(index map[string]int, places []pt, lines []string) ([]string, []pt) {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = mmPlace.ReplaceAllStringFunc(l, func(m string) string {
@@ -199,23 +238,7 @@ func AnnotatePhoto(photo gocv.Mat, width int, verdict string, lines []string) (g
 // withBand returns img (BGR) under a text band: the verdict, then the lines wrapped at word
 // boundaries to the image's width. The caller closes the new Mat (and still owns img).
 func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
-	// Scaled to the image's width, but never below a size that stays legible on a small
-	// sheet's image (105x148 mm: 420 px wide, where the verdict was clipped; a tester).
-	scale := max(float64(img.Cols())/900, 0.55)
-	text := []string{bandText(verdict)}
-	for _, l := range lines {
-		text = append(text, wrapText(bandText(l), 0.8*scale, max(1, int(2*scale)), img.Cols()-int(20*scale))...)
-	}
-	lh := int(32 * scale)
-	// Each line's baseline: the verdict's, in a larger font, a third of a line lower so that
-	// its top stays inside the band.
-	base := make([]int, len(text))
-	y := lh / 3
-	for i := range text {
-		y += lh
-		base[i] = y
-	}
-	band := y + lh/2
+	text, base, band, scale := bandLayout(img.Cols(), verdict, lines)
 	out := gocv.NewMatWithSize(img.Rows()+band, img.Cols(), gocv.MatTypeCV8UC3)
 	out.SetTo(gocv.NewScalar(40, 30, 30, 0))
 	roi := out.Region(image.Rect(0, band, img.Cols(), band+img.Rows()))
@@ -229,6 +252,29 @@ func withBand(img gocv.Mat, verdict string, lines []string) gocv.Mat {
 		gocv.PutTextWithParams(&out, s, image.Pt(int(10*scale), base[i]), gocv.FontHersheySimplex, fs, colText, tk, gocv.LineAA, false)
 	}
 	return out
+}
+
+// bandLayout lays out withBand's text over an image width px wide: the lines to draw (the
+// verdict, then the lines wrapped), each one's baseline, the band's height in px, and the
+// font scale.
+func bandLayout(width int, verdict string, lines []string) (text []string, base []int, band int, scale float64) {
+	// Scaled to the image's width, but never below a size that stays legible on a small
+	// sheet's image (105x148 mm: 420 px wide, where the verdict was clipped; a tester).
+	scale = max(float64(width)/900, 0.55)
+	text = []string{bandText(verdict)}
+	for _, l := range lines {
+		text = append(text, wrapText(bandText(l), 0.8*scale, max(1, int(2*scale)), width-int(20*scale))...)
+	}
+	lh := int(32 * scale)
+	// Each line's baseline: the verdict's, in a larger font, a third of a line lower so that
+	// its top stays inside the band.
+	base = make([]int, len(text))
+	y := lh / 3
+	for i := range text {
+		y += lh
+		base[i] = y
+	}
+	return text, base, y + lh/2, scale
 }
 
 // bandText spells s with what OpenCV's Hershey font can draw (printable ASCII): it draws

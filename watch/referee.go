@@ -499,6 +499,23 @@ func (c *cachingEye) AnnotatePhoto(photo []byte, paper template.Paper, verdict s
 
 var _ referee.PhotoAnnotator = (*cachingEye)(nil)
 
+// Reband implements referee.Rebander when the wrapped Eye does: a GM's ruling given live
+// redraws the text band of the tear's annotated image, as audit does.
+func (c *cachingEye) Reband(annotated []byte, oldVerdict string, oldLines []string, verdict string, lines []string) ([]byte, error) {
+	rb, ok := c.eye.(referee.Rebander)
+	if !ok {
+		return nil, errors.New("reband: not supported")
+	}
+	defer c.timed("annotate")()
+	b, err := rb.Reband(annotated, oldVerdict, oldLines, verdict, lines)
+	if err == nil {
+		c.annotated = b
+	}
+	return b, err
+}
+
+var _ referee.Rebander = (*cachingEye)(nil)
+
 func (c *cachingEye) Thumbnail(image []byte, maxSide int) ([]byte, error) {
 	return c.eye.Thumbnail(image, maxSide)
 }

@@ -197,6 +197,17 @@ func (e *Eye) AnnotatePhoto(photo []byte, paper template.Paper, verdict string, 
 
 var _ referee.PhotoAnnotator = (*Eye)(nil)
 
+// Reband implements referee.Rebander on what Annotate returns: "annotated VERDICT" for the new
+// verdict; an error when annotated is not what Annotate returned for oldVerdict.
+func (e *Eye) Reband(annotated []byte, oldVerdict string, oldLines []string, verdict string, lines []string) ([]byte, error) {
+	if string(annotated) != "annotated "+oldVerdict {
+		return nil, fmt.Errorf("fake reband: %q was not drawn for %q", annotated, oldVerdict)
+	}
+	return []byte("annotated " + verdict), nil
+}
+
+var _ referee.Rebander = (*Eye)(nil)
+
 // Thumbnail implements referee.Eye: the image itself.
 func (e *Eye) Thumbnail(image []byte, maxSide int) ([]byte, error) { return image, nil }
 
