@@ -76,6 +76,14 @@ type Rebander interface {
 	Reband(annotated []byte, oldVerdict string, oldLines []string, verdict string, lines []string) ([]byte, error)
 }
 
+// Keeper is implemented by an Eye that keeps the sheets it registered between audits (watch's
+// cache): Kept returns photo's sheet as registered into fresh's frame and measured, when it
+// is kept (the caller closes it as any Sheet). A deferred OCR re-read (DeferReread) reads it
+// instead of registering and measuring the photo again.
+type Keeper interface {
+	Kept(fresh Sheet, photo []byte) (Sheet, bool)
+}
+
 // Word is a word found on a sheet whose skills were not declared (discovery mode).
 type Word struct {
 	Text       string  `json:"text"`
@@ -124,6 +132,13 @@ type Referee struct {
 	// ruling is undecided) rather than a note.
 	RereadDoubts bool
 
+	// DeferReread leaves the OCR re-read of a tear it measures for later (watch: the ruling
+	// is out first): the measurement is stored as pending, and the next audit without
+	// DeferReread does the re-read on the re-used measurement, re-rules the tear with its
+	// disagreements and stores it (Result.Pending, Result.Reread). A deferred re-read is
+	// never lost: any audit of the session without the flag does it.
+	DeferReread bool
+
 	// GMAdvice, when set, says how the GM records a ruling at the end of an undecided
 	// reason's advice (judge.Character.SetGMAdvice; default: gm: in the manifest).
 	GMAdvice judge.GMAdvice
@@ -139,6 +154,9 @@ type Result struct {
 	Rulings judge.Rulings
 	Players []PlayerImages
 	Reused  int // rulings whose measurement was re-used from the database
+	// Pending counts the measured tears whose OCR re-read was deferred (DeferReread) and is
+	// not done yet; Reread the deferred re-reads this audit did.
+	Pending, Reread int
 	// BadPhotos are the photos that could not be used as photos at all (not an image, a file
 	// that cannot be read), one line each naming the file and the tears ruled undecided for
 	// it, for the caller to print on stderr (DESIGN.md: errors are one line naming the file;
@@ -208,6 +226,8 @@ func (r *Referee) Audit(ctx context.Context, m *session.Manifest) (*Result, erro
 		players = append(players, pr)
 		res.Players = append(res.Players, pa.images)
 		res.Reused += pa.reused
+		res.Pending += pa.pending
+		res.Reread += pa.rereadDone
 		res.BadPhotos = append(res.BadPhotos, pa.bad...)
 	}
 	if r.DB != nil {
@@ -248,6 +268,11 @@ type playerAudit struct {
 	// tearBad is why the photo of the tear being measured could not be used as a photo
 	// ("" when it could): set by measure.
 	tearBad string
+	// rereadPending: measure deferred the OCR re-read of the tear it measured (DeferReread).
+	rereadPending bool
+	// pending counts the tears whose re-read is still deferred, rereadDone the deferred
+	// re-reads done (Result.Pending, Result.Reread).
+	pending, rereadDone int
 }
 
 // sheetRecord is what is stored as a player's layout: the located skills, or the words
@@ -357,12 +382,31 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		var drawnFor judge.TearRuling
 		var after Sheet
 		reused := false
-		if pa.DB != nil {
-			if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, key); err == nil {
-				if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
-					meas, annotated, reused, pa.tearBad, drawnFor = m, sr.Annotated, true, bad, sr.Ruling
+		// pending: the measurement's OCR re-read was deferred (DeferReread) and is not done.
+		pending := false
+		// find re-uses the measurement stored under k, its re-read done or else pending.
+		find := func(k string) (bool, error) {
+			for _, pk := range []bool{false, true} {
+				kk := k
+				if pk {
+					kk = pendingKey(k)
 				}
-			} else if !errors.Is(err, store.ErrNotFound) {
+				sr, err := pa.findRuling(ctx, index, kk, t.Photo)
+				if err != nil {
+					if errors.Is(err, store.ErrNotFound) {
+						continue
+					}
+					return false, err
+				}
+				if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
+					meas, annotated, reused, pa.tearBad, drawnFor, pending = m, sr.Annotated, true, bad, sr.Ruling, pk
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+		if pa.DB != nil {
+			if _, err := find(key); err != nil {
 				return out, err
 			}
 		}
@@ -394,17 +438,42 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		partial := false
 		if pa.DB != nil && !reused {
 			if _, ok := pa.Eye.(Filler); ok {
-				if sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, partialKey()); err == nil {
-					if m, bad, err := decodeMeasurement(sr.Measurement); err == nil {
-						meas, annotated, reused, partial, pa.tearBad, drawnFor = m, sr.Annotated, true, true, bad, sr.Ruling
-					}
-				} else if !errors.Is(err, store.ErrNotFound) {
+				found, err := find(partialKey())
+				if err != nil {
 					return out, err
 				}
+				partial = found
+			}
+		}
+		if reused && pending && !pa.DeferReread && meas.Refused == "" && !wasOut && data != nil {
+			// The re-read deferred when this measurement was made (DeferReread): done now,
+			// on the tear's photo registered again exactly as measure registered it, and
+			// its disagreements join the measurement (stored under the plain key).
+			var a Sheet
+			err := errors.New("not kept")
+			if kp, ok := pa.Eye.(Keeper); ok {
+				if f, ferr := pa.freshSheet(); ferr == nil {
+					if s, ok := kp.Kept(f, data); ok {
+						a, err = s, nil
+					}
+				}
+			}
+			if err != nil {
+				g := &goodSheet{data: data, prev: good}
+				if partial {
+					g.next = next()
+				}
+				a, err = pa.rebuild(g)
+			}
+			if err == nil {
+				pa.reread(a, &meas)
+				pending, after = false, a
+				pa.rereadDone++
 			}
 		}
 		if !reused {
 			meas, after, measured, partial = pa.measure(t, data, readErr, before, wasOut, next)
+			pending = pa.rereadPending
 			switch {
 			case meas.Refused != "" || measured == nil || len(skipped) == 0:
 			case meas.Pieces == 0:
@@ -477,6 +546,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 			if partial {
 				saveKey = partialKey()
 			}
+			if pending {
+				saveKey = pendingKey(saveKey)
+			}
 			if _, err := pa.DB.SaveRuling(ctx, store.Ruling{PlayerID: pa.playerID, Index: index, Key: saveKey,
 				Photo: store.Photo{SHA256: sha, Path: t.Photo}, Ruling: ruling, Measurement: mj, RunID: pa.runID,
 				Annotated: annotated}); err != nil {
@@ -515,6 +587,9 @@ func (pa *playerAudit) run(ctx context.Context) (judge.PlayerRulings, error) {
 		}
 		if reused {
 			pa.reused++
+		}
+		if pending {
+			pa.pending++
 		}
 		if pa.tearBad != "" && !wasOut {
 			pa.bad = append(pa.bad, fmt.Sprintf("%s (%s's tear %d is ruled undecided)", pa.tearBad, p.Name, index))
@@ -613,6 +688,7 @@ func (pa *playerAudit) fillFrom(fresh, a Sheet, next []byte) float64 {
 // cut the sheet off (partial) is filled from the next tear's photo (next returns nil when
 // there is none) where that shows paper.
 func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, before func() (Sheet, error), out bool, next func() []byte) (m judge.Measurement, after Sheet, res Measured, partial bool) {
+	pa.rereadPending = false
 	refuse := func(format string, a ...any) (judge.Measurement, Sheet, Measured, bool) {
 		return judge.Measurement{Refused: oneLine(fmt.Sprintf(format, a...))}, nil, nil, false
 	}
@@ -687,6 +763,17 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 		after.Close()
 		return m, nil, nil, partial
 	}
+	if pa.DeferReread {
+		pa.rereadPending = true
+	} else {
+		pa.reread(after, &m)
+	}
+	return m, after, res, partial
+}
+
+// reread compares the registered sheet after a tear with the letter states m measured (OCR's
+// re-read) and adds its disagreements to m: notes, or doubts with RereadDoubts.
+func (pa *playerAudit) reread(after Sheet, m *judge.Measurement) {
 	notes, err := pa.Reader.Reread(after, pa.layouts, m.Letters)
 	if err != nil {
 		m.Notes = append(m.Notes, oneLine("ocr re-read failed: "+err.Error()))
@@ -698,18 +785,46 @@ func (pa *playerAudit) measure(t session.Tear, data []byte, readErr error, befor
 			m.Notes = append(m.Notes, "ocr re-read: "+n)
 		}
 	}
-	return m, after, res, partial
 }
 
-// sheet returns the fresh sheet's layout: from the database when its inputs are unchanged,
+// pendingKey is the key a measurement made under key is stored under while its OCR re-read
+// is deferred (DeferReread): a later audit finds it, does the re-read and stores the
+// measurement under key.
+func pendingKey(key string) string { return hashKey(key, "ocr re-read pending") }
+
+// findRuling returns the ruling stored under key for tear index: the player's own, else the
+// same player's in another session (store.FindRulingElsewhere: the manifest copied under
+// another name; the tear's photo path photo must be the same), or ErrNotFound.
+func (pa *playerAudit) findRuling(ctx context.Context, index int, key, photo string) (store.Ruling, error) {
+	sr, err := pa.DB.FindRuling(ctx, pa.playerID, index, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return pa.DB.FindRulingElsewhere(ctx, pa.playerID, index, key, photo)
+	}
+	return sr, err
+}
+
+// sheet returns the fresh sheet's layout: from the database when its inputs are unchanged
+// (the player's own, else the same player's in another session, store.FindLayoutElsewhere),
 // else found now (and stored).
 func (pa *playerAudit) sheet(ctx context.Context, key string, readErr error) (sheetRecord, error) {
 	lkey := hashKey(key, "layout")
 	if pa.DB != nil {
 		l, err := pa.DB.FindLayout(ctx, pa.playerID, lkey)
+		elsewhere := false
+		if errors.Is(err, store.ErrNotFound) {
+			l, err = pa.DB.FindLayoutElsewhere(ctx, pa.playerID, lkey)
+			elsewhere = true
+		}
 		if err == nil {
 			var rec sheetRecord
 			if json.Unmarshal(l.JSON, &rec) == nil {
+				if elsewhere {
+					// Kept as this session's own too.
+					if err := pa.DB.SaveLayout(ctx, store.Layout{PlayerID: pa.playerID, Key: lkey,
+						Sheet: store.Photo{SHA256: fileSHABytes(pa.freshData), Path: pa.p.Sheet}, JSON: l.JSON, RunID: l.RunID}); err != nil {
+						return rec, err
+					}
+				}
 				return rec, nil
 			}
 		} else if !errors.Is(err, store.ErrNotFound) {

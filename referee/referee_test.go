@@ -692,3 +692,103 @@ func TestGMRulingRebandsMeasuredImage(t *testing.T) {
 		assert.Equal(t, "annotated valid", string(res.Players[0].Tears[0].Annotated), "run %d: tear 1 as it was", run)
 	}
 }
+
+// TestDeferredReread: with DeferReread the OCR re-read of each measured tear is left for later
+// (the ruling is out first); the next audit without it does the re-read on the re-used
+// measurement and rules as an audit that never deferred does, disagreements and all, and
+// stores that. With RereadDoubts a disagreement changes the verdict (undecided): the later
+// audit rules it so, never losing it.
+func TestDeferredReread(t *testing.T) {
+	photos := twoPlayerPhotos()
+	var ann2 fake.Photo
+	require.NoError(t, json.Unmarshal(photos["ann-2.jpg"], &ann2))
+	ann2.Reread = []string{`"Tea Ceremony": letter 11 reads as on the sheet`}
+	photos["ann-2.jpg"] = fake.JSON(ann2)
+	for _, doubts := range []bool{false, true} {
+		t.Run(fmt.Sprintf("doubts=%v", doubts), func(t *testing.T) {
+			m := writeSession(t, twoPlayers, photos)
+			audit := func(db *store.DB, deferred bool) *referee.Result {
+				r, _ := newReferee(db)
+				r.RereadDoubts, r.DeferReread = doubts, deferred
+				res, err := r.Audit(context.Background(), m)
+				require.NoError(t, err)
+				return res
+			}
+			plain := audit(nil, false).Rulings
+			db := storetest.MustOpenDB(t)
+			first := audit(db, true)
+			// Ann's three measured tears and Bo's one: re-reads deferred.
+			assert.Equal(t, 4, first.Pending)
+			tear2 := first.Rulings.Players[0].Tears[1]
+			assert.NotContains(t, strings.Join(tear2.Notes, "\n"), "ocr re-read")
+			assert.Equal(t, judge.FauxPas, tear2.Verdict, "ruled before the re-read")
+			second := audit(db, false)
+			assert.Equal(t, 0, second.Pending)
+			assert.Equal(t, 4, second.Reread)
+			assert.Equal(t, 7, second.Reused)
+			assert.Equal(t, plain, second.Rulings, "as an audit that never deferred")
+			if doubts {
+				assert.Equal(t, judge.Undecided, second.Rulings.Players[0].Tears[1].Verdict, "the re-read's doubt changes the verdict")
+			} else {
+				assert.Contains(t, second.Rulings.Players[0].Tears[1].Notes, `ocr re-read: "Tea Ceremony": letter 11 reads as on the sheet`)
+			}
+			// Stored so: a third audit re-reads nothing and rules the same.
+			third := audit(db, false)
+			assert.Equal(t, 0, third.Reread+third.Pending)
+			assert.Equal(t, plain, third.Rulings)
+			p, err := db.FindPlayer(context.Background(), "session.yaml", "Ann")
+			require.NoError(t, err)
+			stored, err := db.Rulings(context.Background(), p.ID)
+			require.NoError(t, err)
+			require.Len(t, stored, 4)
+			assert.Equal(t, plain.Players[0].Tears[1].Verdict, stored[1].Ruling.Verdict)
+		})
+	}
+}
+
+// TestCopiedManifestReusesMeasurements: the manifest copied under a new name (here to add a
+// GM's ruling) is a session of its own in the database, but measures nothing again: each
+// fresh sheet's layout and each tear's measurement is re-used from the first session, as
+// their inputs (photos' SHA-256, skills, paper, template, versions) and the player's name and
+// photo paths are the same; the rulings are those of an audit of the copy from scratch. A
+// tear whose photo is named by another path is measured again (measurements may quote it).
+func TestCopiedManifestReusesMeasurements(t *testing.T) {
+	photos := twoPlayerPhotos()
+	m := writeSession(t, twoPlayers, photos)
+	db := storetest.MustOpenDB(t)
+	audit := func(path, name string, db *store.DB) (*referee.Result, *fake.Eye) {
+		r, eye := newReferee(db)
+		r.Session = name
+		mm, err := session.Load(path, session.Audit)
+		require.NoError(t, err)
+		res, err := r.Audit(context.Background(), mm)
+		require.NoError(t, err)
+		return res, eye
+	}
+	_, eye := audit(m.File, "session.yaml", db)
+	require.Positive(t, eye.MeasureCalls)
+
+	ann2 := "      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony}\n"
+	copied := filepath.Join(m.Dir, "session-gm.yaml")
+	require.NoError(t, os.WriteFile(copied, []byte(strings.Replace(twoPlayers, ann2,
+		"      - {photo: ann-2.jpg, kind: damage, skill: Tea Ceremony, gm: {verdict: valid}}\n", 1)), 0o644))
+	plain, _ := audit(copied, "session-gm.yaml", nil)
+	res, eye := audit(copied, "session-gm.yaml", db)
+	assert.Equal(t, 7, res.Reused, "every tear re-used")
+	assert.Zero(t, eye.FreshCalls+eye.RegisterCalls+eye.MeasureCalls, "nothing found, registered or measured again")
+	assert.Equal(t, plain.Rulings, res.Rulings)
+	sessions, err := db.Sessions(context.Background())
+	require.NoError(t, err)
+	assert.Len(t, sessions, 2, "the copy is a session of its own")
+	st, err := db.PlayerState(context.Background(), "", "Ann")
+	require.NoError(t, err)
+	assert.Equal(t, "session-gm.yaml", st.Session, "throw and check take the most recent")
+
+	// Ann's tear 2's photo under another name: measured again (its path may be quoted).
+	require.NoError(t, os.WriteFile(filepath.Join(m.Dir, "ann-2b.jpg"), photos["ann-2.jpg"], 0o644))
+	renamed := filepath.Join(m.Dir, "session-renamed.yaml")
+	require.NoError(t, os.WriteFile(renamed, []byte(strings.Replace(twoPlayers, "photo: ann-2.jpg", "photo: ann-2b.jpg", 1)), 0o644))
+	res, eye = audit(renamed, "session-renamed.yaml", db)
+	assert.Equal(t, 6, res.Reused, "all but ann-2b.jpg's tear")
+	assert.Equal(t, 2, eye.MeasureCalls, "ann-2b.jpg's tear, and ann-1.jpg's sheet made again as its before")
+}

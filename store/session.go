@@ -335,12 +335,59 @@ func (db *DB) FindRuling(ctx context.Context, playerID int64, index int, key str
 	if len(rs) == 0 {
 		return Ruling{}, fmt.Errorf("ruling %d: %w", index, ErrNotFound)
 	}
-	r := rs[0]
-	err = db.db.QueryRowContext(ctx, "SELECT annotated FROM ruling_images WHERE ruling_id = ?", r.ID).Scan(&r.Annotated)
+	return db.withImage(ctx, rs[0])
+}
+
+// withImage is r with its annotated image read.
+func (db *DB) withImage(ctx context.Context, r Ruling) (Ruling, error) {
+	err := db.db.QueryRowContext(ctx, "SELECT annotated FROM ruling_images WHERE ruling_id = ?", r.ID).Scan(&r.Annotated)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return Ruling{}, fmt.Errorf("ruling %d: annotated image: %w", index, err)
+		return Ruling{}, fmt.Errorf("ruling %d: annotated image: %w", r.Index, err)
 	}
 	return r, nil
+}
+
+// sameInputsElsewhere selects the other players (not the player ?) of the same name and
+// sheet photo path, in any session: the same player under another manifest (a copy of it
+// under a new name). Their measurements of the same inputs are the player's own.
+const sameInputsElsewhere = `SELECT o.id FROM players o JOIN players me ON me.id = ? AND o.name = me.name AND o.id <> me.id
+	LEFT JOIN photos os ON os.id = o.sheet_photo_id LEFT JOIN photos ms ON ms.id = me.sheet_photo_id
+	WHERE COALESCE(os.path, '') = COALESCE(ms.path, '')`
+
+// FindRulingElsewhere returns the most recent ruling stored under key for tear index by the
+// same player in another session (same name and sheet photo path, PutPlayer's record of
+// playerID), whose tear photo has the path photoPath: the measurement a copy of the manifest
+// under another name made of the same inputs (key names them: photos' SHA-256, skills,
+// versions, ...; the paths and the name, which measurements' texts may quote, must match
+// too). ErrNotFound when there is none.
+func (db *DB) FindRulingElsewhere(ctx context.Context, playerID int64, index int, key, photoPath string) (Ruling, error) {
+	rs, err := db.rulings(ctx, `r.tear_index = ? AND r.input_key = ? AND COALESCE(ph.path, '') = ?
+		AND r.player_id IN (`+sameInputsElsewhere+`) ORDER BY r.id DESC LIMIT 1`, index, key, photoPath, playerID)
+	if err != nil {
+		return Ruling{}, err
+	}
+	if len(rs) == 0 {
+		return Ruling{}, fmt.Errorf("ruling %d: %w", index, ErrNotFound)
+	}
+	return db.withImage(ctx, rs[0])
+}
+
+// FindLayoutElsewhere returns the most recent layout stored under key by the same player in
+// another session (as FindRulingElsewhere), or ErrNotFound. Its PlayerID is the other one's.
+func (db *DB) FindLayoutElsewhere(ctx context.Context, playerID int64, key string) (Layout, error) {
+	l := Layout{Key: key}
+	var js string
+	var run sql.NullInt64
+	err := db.db.QueryRowContext(ctx, `SELECT player_id, layout_json, run_id FROM layouts WHERE input_key = ?
+		AND player_id IN (`+sameInputsElsewhere+`) ORDER BY id DESC LIMIT 1`, key, playerID).Scan(&l.PlayerID, &js, &run)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, fmt.Errorf("layout: %w", ErrNotFound)
+	}
+	if err != nil {
+		return l, fmt.Errorf("find layout: %w", err)
+	}
+	l.JSON, l.RunID = []byte(js), run.Int64
+	return l, nil
 }
 
 // Rulings returns a player's current rulings in tear order (up to the manifest's tear count).

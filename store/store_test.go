@@ -233,3 +233,58 @@ func TestGMVerdictColumn(t *testing.T) {
 	}
 	require.NoError(t, db.Close())
 }
+
+// TestFindElsewhere: a ruling or layout stored by the same player (name and sheet photo path)
+// in another session is found under the same key and tear photo path; not the player's own
+// (FindRuling finds those), not another player's, not another photo path, not another key.
+func TestFindElsewhere(t *testing.T) {
+	db := storetest.MustOpenDB(t)
+	ctx := context.Background()
+	put := func(session, player, sheet string) int64 {
+		sid, err := db.PutSession(ctx, store.Session{Name: session})
+		require.NoError(t, err)
+		pid, err := db.PutPlayer(ctx, store.Player{SessionID: sid, Name: player, Position: 1, Skills: []string{"Archery"},
+			Sheet: store.Photo{SHA256: "s0", Path: sheet}, Tears: 1})
+		require.NoError(t, err)
+		return pid
+	}
+	first := put("a.yaml", "Ann", "ann-0.jpg")
+	_, err := db.SaveRuling(ctx, store.Ruling{PlayerID: first, Index: 1, Key: "k1", Photo: store.Photo{SHA256: "h1", Path: "ann-1.jpg"},
+		Ruling: ruling(1, judge.Valid, 5, 11), Measurement: []byte(`{"m":1}`), Annotated: []byte{0xff, 0xd8}})
+	require.NoError(t, err)
+	require.NoError(t, db.SaveLayout(ctx, store.Layout{PlayerID: first, Key: "lk", JSON: []byte(`[1]`)}))
+
+	copied := put("b.yaml", "Ann", "ann-0.jpg")
+	got, err := db.FindRulingElsewhere(ctx, copied, 1, "k1", "ann-1.jpg")
+	require.NoError(t, err)
+	assert.Equal(t, first, got.PlayerID)
+	assert.Equal(t, `{"m":1}`, string(got.Measurement))
+	assert.Equal(t, []byte{0xff, 0xd8}, got.Annotated)
+	l, err := db.FindLayoutElsewhere(ctx, copied, "lk")
+	require.NoError(t, err)
+	assert.Equal(t, `[1]`, string(l.JSON))
+
+	for _, tc := range []struct {
+		name      string
+		pid       int64
+		index     int
+		key, path string
+		layoutToo bool
+	}{
+		{"the player's own", first, 1, "k1", "ann-1.jpg", true},
+		{"another tear photo path", copied, 1, "k1", "ann-1b.jpg", false},
+		{"another key", copied, 1, "k2", "ann-1.jpg", false},
+		{"another tear", copied, 2, "k1", "ann-1.jpg", false},
+		{"another player", put("c.yaml", "Bo", "ann-0.jpg"), 1, "k1", "ann-1.jpg", true},
+		{"another sheet photo path", put("d.yaml", "Ann", "other-0.jpg"), 1, "k1", "ann-1.jpg", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := db.FindRulingElsewhere(ctx, tc.pid, tc.index, tc.key, tc.path)
+			assert.ErrorIs(t, err, store.ErrNotFound)
+			if tc.layoutToo {
+				_, err = db.FindLayoutElsewhere(ctx, tc.pid, "lk")
+				assert.ErrorIs(t, err, store.ErrNotFound)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -944,6 +945,57 @@ func (c *controller) report(p int, t judge.Tear, s *settled, r judge.TearRuling,
 		c.lat, c.comp = append(c.lat, lat), append(c.comp, comp)
 	}
 	c.emit(Event{Player: p, Ruling: &r, Annotated: annotated, Latency: lat, Compute: comp})
+	c.reread(p)
+}
+
+// reread does the OCR re-read of player p's tears that the referee left for after their
+// rulings were reported (Rereader), and reports each ruling it amends (Event.Amended): its
+// disagreements as notes, or a verdict it changed.
+func (c *controller) reread(p int) {
+	rr, ok := c.ref.(Rereader)
+	if !ok {
+		return
+	}
+	ps := c.players[p]
+	tears, annotated, err := rr.Reread(p)
+	switch {
+	case err != nil:
+		c.logf("%s tear %d: the OCR re-read of its photo was not done (%s): it is done by the next ruling, or by audit of the frames' manifest", ps.Name, len(ps.rulings.Tears), oneLine(err.Error()))
+		return
+	case tears == nil:
+		return
+	case len(tears) != len(ps.rulings.Tears):
+		c.logf("%s: the OCR re-read re-ruled %d tear(s), not %d: the rulings as reported stand until the next", ps.Name, len(tears), len(ps.rulings.Tears))
+		return
+	}
+	for k := range tears {
+		was := ps.rulings.Tears[k]
+		r := tears[k]
+		// What watch said of the frame stays: its name and its notes.
+		r.Index, r.Photo, r.SHA256 = was.Index, was.Photo, was.SHA256
+		for _, note := range was.Notes {
+			if strings.HasPrefix(note, "watch: ") {
+				r.Notes = append(r.Notes, note)
+			}
+		}
+		if sameRuling(was, r) {
+			continue
+		}
+		ps.rulings.Tears[k] = r
+		ps.rulings.Out = ps.rulings.Tears[len(ps.rulings.Tears)-1].Out
+		var img []byte
+		if k == len(tears)-1 {
+			img = annotated
+		}
+		c.emit(Event{Player: p, Ruling: &r, Amended: true, Before: &was, Annotated: img})
+	}
+}
+
+// sameRuling reports whether two rulings of a tear say the same, notes included.
+func sameRuling(a, b judge.TearRuling) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
 }
 
 // beingJudged names ps's next tear t, interrupted while it was judged on frame s (nil: a

@@ -69,6 +69,16 @@
 // changes nothing. A tear being judged on a candidate frame (Speculate) is taken back and
 // judged anew. --resume gives the recorded rulings again (Replayed.GM).
 //
+// # The OCR re-read after the ruling (Rereader)
+//
+// With AuditReferee.DeferReread the ruling on a tear is reported before the OCR re-read of
+// its frame (referee.Referee.DeferReread: the measurement is stored as pending), which is
+// about a third of judging a tear; right after the report, Rereader.Reread audits again,
+// doing the re-read on the re-used measurement, and each ruling it changed is reported again
+// (Event.Amended, with Before as it was reported): its disagreements as notes, or the verdict
+// a doubt changed. A re-read left pending (killed in between) is done by the session's next
+// audit.
+//
 // # Restarting (Config.Resume)
 //
 // A watch restarted with a --db that already holds a watch of the session (killed, say) is

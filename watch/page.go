@@ -122,6 +122,8 @@ func (p *Page) Update(e Event) {
 	switch {
 	case e.Message != "":
 		p.status = e.Message
+	case e.Ruling != nil && e.Amended:
+		p.status = fmt.Sprintf("%s's tear %d amended after the OCR re-read: %s", p.playerName(e.Player), e.Ruling.Index, e.Ruling.Verdict)
 	case e.Ruling != nil && e.GM:
 		p.status = fmt.Sprintf("%s's tear %d: %s", p.playerName(e.Player), e.Ruling.Index, judge.GMLine(*e.Ruling))
 	case e.Ruling != nil:

@@ -31,11 +31,18 @@ type AuditReferee struct {
 	Paper   template.Paper
 	Tmpl    template.Template
 	Players []Player
+	// DeferReread: Tear rules a tear before the OCR re-read of its frame, which Reread does
+	// after the ruling is reported (Rereader).
+	DeferReread bool
 
-	eye   *cachingEye
-	sheet []string         // per player: fresh sheet photo (file name in Dir), "" when none yet
-	tears [][]session.Tear // per player: the tears so far
-	ctx   context.Context
+	eye *cachingEye
+	// pending counts the tears whose OCR re-read the last audit left for later; deferred
+	// holds the players whose last tear was ruled before its re-read (Reread).
+	pending  int
+	deferred map[int]bool
+	sheet    []string         // per player: fresh sheet photo (file name in Dir), "" when none yet
+	tears    [][]session.Tear // per player: the tears so far
+	ctx      context.Context
 	// doubted holds, by frame file, why what it shows removed was put in doubt (Doubt).
 	doubted map[string]string
 }
@@ -54,7 +61,7 @@ func NewAuditReferee(ctx context.Context, ref *referee.Referee, dir string, pape
 	eye := newCachingEye(ref.Eye, ref.Reader)
 	r := *ref
 	r.Eye, r.Reader = eye, eye
-	a := &AuditReferee{Ref: &r, Dir: dir, Paper: paper, Tmpl: tmpl, Players: players, eye: eye, ctx: ctx,
+	a := &AuditReferee{Ref: &r, Dir: dir, Paper: paper, Tmpl: tmpl, Players: players, eye: eye, ctx: ctx, deferred: map[int]bool{},
 		sheet: make([]string, len(players)), tears: make([][]session.Tear, len(players))}
 	return a, nil
 }
@@ -142,7 +149,15 @@ func (a *AuditReferee) Tear(p int, t judge.Tear, f *Frame) (judge.TearRuling, []
 	}
 	a.tears[p] = append(a.tears[p], st)
 	a.eye.annotated = nil
+	// The ruling first: the OCR re-read of the frame is left for Reread.
+	a.Ref.DeferReread = a.DeferReread
 	res, err := a.audit()
+	a.Ref.DeferReread = false
+	if err == nil && a.DeferReread && a.pending > 0 {
+		// Reread audits again even if another audit does the re-read first: the ruling
+		// reported is this one, without it.
+		a.deferred[p] = true
+	}
 	if err != nil {
 		// Not ruled (interrupted, say): the manifest, written before the audit, must not list
 		// it either (README: no tear is listed that was not ruled).
@@ -186,6 +201,29 @@ func (a *AuditReferee) RuleGM(p, n int, g *judge.GMRuling) ([]judge.TearRuling, 
 }
 
 var _ GMRuler = (*AuditReferee)(nil)
+
+// Reread implements Rereader: when the last audit left OCR re-reads for later
+// (DeferReread), an audit of the manifest does them on the re-used measurements, re-rules
+// the tears with their disagreements and commits them; it returns player p's tears as ruled
+// now and the annotated image drawn again, if one was (nil tears: no re-read was left).
+func (a *AuditReferee) Reread(p int) ([]judge.TearRuling, []byte, error) {
+	if !a.deferred[p] {
+		return nil, nil, nil
+	}
+	delete(a.deferred, p)
+	a.eye.annotated = nil
+	res, err := a.audit()
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, ok := playerIn(res, a.Players[p].Name)
+	if !ok || len(pr.Tears) != len(a.tears[p]) {
+		return nil, nil, fmt.Errorf("audit gave no rulings for %s", a.Players[p].Name)
+	}
+	return pr.Tears, a.eye.annotated, nil
+}
+
+var _ Rereader = (*AuditReferee)(nil)
 
 // Retract implements Retractor: player p's last tear leaves the manifest, and an audit of
 // the shorter manifest makes its stored ruling no longer current.
@@ -246,6 +284,7 @@ func (a *AuditReferee) audit() (judge.Rulings, error) {
 	if err != nil {
 		return judge.Rulings{}, err
 	}
+	a.pending = res.Pending
 	return res.Rulings, nil
 }
 
@@ -427,6 +466,19 @@ func (c *cachingEye) Register(fresh referee.Sheet, photo []byte) (referee.Sheet,
 	}
 	return k, nil
 }
+
+// Kept implements referee.Keeper: photo's registration into fresh's frame, as the last
+// audit registered and measured it, while the cache keeps it.
+func (c *cachingEye) Kept(fresh referee.Sheet, photo []byte) (referee.Sheet, bool) {
+	fk, ok := fresh.(*keptSheet)
+	if !ok {
+		return nil, false
+	}
+	k, ok := c.reg[[2]string{fk.sha, shaOf(photo)}]
+	return k, ok
+}
+
+var _ referee.Keeper = (*cachingEye)(nil)
 
 func (c *cachingEye) Measure(before, after referee.Sheet, layouts []judge.SkillLayout, t template.Template) (referee.Measured, error) {
 	defer c.timed("measure")()

@@ -73,6 +73,16 @@ type GMRuler interface {
 	RuleGM(p, n int, g *judge.GMRuling) ([]judge.TearRuling, error)
 }
 
+// Rereader is a Referee that reports a tear's ruling before the OCR re-read of its photo
+// (about a third of judging a tear) and does the re-read after: Reread does the re-reads
+// left for later and returns player p's tears as ruled now and the last tear's annotated
+// image when it was drawn again (tears nil when no re-read was left). A re-read's
+// disagreements amend the ruling (in the store too); one that changes the verdict is
+// reported as such.
+type Rereader interface {
+	Reread(p int) ([]judge.TearRuling, []byte, error)
+}
+
 // Event is something watch reports as it happens (to the page, the window, tests).
 type Event struct {
 	Player int
@@ -80,8 +90,12 @@ type Event struct {
 	Ruling *judge.TearRuling  // a tear was ruled (or, with GM set, the GM ruled on it)
 	// GM: the GM gave a ruling on the tear Ruling (its GMRuling); Reruled are the player's
 	// later tears whose state changed with it, as ruled now.
-	GM        bool
-	Reruled   []judge.TearRuling
+	GM      bool
+	Reruled []judge.TearRuling
+	// Amended: the OCR re-read done after the tear Ruling was reported (Rereader) amended it;
+	// Before is the ruling as it was reported.
+	Amended   bool
+	Before    *judge.TearRuling
 	Annotated []byte // JPEG for Ruling, or nil
 	Message   string // a status message
 	// Latency is the time from reading the frame judged (the first in which the sheet lay

@@ -49,6 +49,9 @@ type watchOptions struct {
 	Realtime  bool
 	Speculate bool
 	Resume    bool
+	// NoDeferReread runs the OCR re-read of each tear's frame before its ruling is printed,
+	// as audit does (tests: the latency before and after deferring it).
+	NoDeferReread bool
 
 	// NewPipeline starts the vision and OCR (a fake in tests).
 	NewPipeline func() (pipeline, error)
@@ -336,6 +339,8 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		return err
 	}
 	defer aref.Close()
+	// Each ruling is printed before the OCR re-read of its frame, which amends it after.
+	aref.DeferReread = !opts.NoDeferReread
 
 	cfg := watch.Config{Players: pl.Players, Scripted: pl.Scripted, Paper: pl.Paper, Template: pl.Template,
 		Analyzer: watch.DefaultAnalyzerConfig(), Detector: watch.DefaultDetectorConfig(), Grace: opts.Grace, Log: errOut, Realtime: opts.Realtime,
@@ -385,6 +390,16 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		rulingsOut = errOut
 	}
 	var jsonErr error
+	writeAnnotated := func(name string, e watch.Event) {
+		if opts.Annotate != "" && len(e.Annotated) > 0 {
+			if err := os.MkdirAll(opts.Annotate, 0o755); err == nil {
+				path := filepath.Join(opts.Annotate, fmt.Sprintf("%s-%d.jpg", safeName(name), e.Ruling.Index))
+				if err := os.WriteFile(path, e.Annotated, 0o644); err != nil {
+					logf("%v", err)
+				}
+			}
+		}
+	}
 	cfg.OnEvent = func(e watch.Event) {
 		if page != nil {
 			page.Update(e)
@@ -408,6 +423,15 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 				logf("%v", err)
 			}
 		}
+		if e.Amended {
+			// The OCR re-read, done after the ruling was printed, amended it.
+			if disp != nil {
+				disp.SetRuling(name, *e.Ruling)
+			}
+			writeAnnotated(name, e)
+			fmt.Fprintln(rulingsOut, amendedLine(name, *e.Before, *e.Ruling))
+			return
+		}
 		if e.GM {
 			// The GM's ruling on a tear already printed: what it changes, then the later
 			// tears whose state follows it.
@@ -420,14 +444,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 			}
 			return
 		}
-		if opts.Annotate != "" && len(e.Annotated) > 0 {
-			if err := os.MkdirAll(opts.Annotate, 0o755); err == nil {
-				path := filepath.Join(opts.Annotate, fmt.Sprintf("%s-%d.jpg", safeName(name), e.Ruling.Index))
-				if err := os.WriteFile(path, e.Annotated, 0o644); err != nil {
-					logf("%v", err)
-				}
-			}
-		}
+		writeAnnotated(name, e)
 		if disp != nil {
 			disp.SetRuling(name, *e.Ruling)
 		}
@@ -492,6 +509,39 @@ func gmRulingLine(player string, r judge.TearRuling) string {
 	fmt.Fprintf(&b, "%s tear %d: %s", player, r.Index, judge.GMLine(r))
 	stateSuffix(&b, r)
 	return b.String()
+}
+
+// amendedLine is the one line printed when the OCR re-read of a tear's frame, done after its
+// ruling was printed (was), amends it (r): "Ann tear 2, amended after the OCR re-read (was
+// valid): ..." with the whole ruling when it changed what was ruled, else "Ann tear 2, after
+// the OCR re-read: NOTES; the ruling stands". (Not "Ann tear 2: ", which starts a ruling's
+// line: one such line per ruling.)
+func amendedLine(player string, was, r judge.TearRuling) string {
+	var notes []string
+	for _, n := range r.Notes {
+		if !slices.Contains(was.Notes, n) {
+			notes = append(notes, strings.TrimPrefix(n, "ocr re-read: "))
+		}
+	}
+	line := rulingLine(player, r)
+	if rulingLine(player, was) != line || len(notes) == 0 {
+		return fmt.Sprintf("%s tear %d, amended after the OCR re-read (was %s): %s", player, r.Index, verdictText(was),
+			strings.TrimPrefix(line, fmt.Sprintf("%s tear %d: ", player, r.Index)))
+	}
+	return fmt.Sprintf("%s tear %d, after the OCR re-read: %s; the ruling stands", player, r.Index, strings.Join(notes, "; "))
+}
+
+// verdictText is a ruling's verdict and faults: "faux_pas [no_full_letter]".
+func verdictText(r judge.TearRuling) string {
+	s := string(r.Verdict)
+	if len(r.Faults) > 0 {
+		fs := make([]string, len(r.Faults))
+		for i, f := range r.Faults {
+			fs[i] = string(f)
+		}
+		s += " [" + strings.Join(fs, ", ") + "]"
+	}
+	return s
 }
 
 // rulingLine is the one line printed for a ruling.

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -514,23 +515,38 @@ func TestWatchLatency(t *testing.T) {
 			{Tear: &synth.TearSpec{Kind: synth.TearBite, Skill: sk[0][4], Action: judge.KindUse}},
 		}
 	})
-	iostreams, _, stderr := testIO()
-	iostreams.In = strings.NewReader(tv.announcements())
-	var res *watch.Result
-	args := append([]string{"--source", tv.Path, "--db", filepath.Join(t.TempDir(), "w.db"), "--realtime"}, tv.playerArgs()...)
-	code := runWatchCmd(args, iostreams, func(o *watchOptions) {
-		o.Result = func(r *watch.Result) { res = r }
-		o.Timings = func(m map[string]time.Duration) {
-			n := time.Duration(len(tv.Shots) - 1)
-			t.Logf("per tear: register %v, measure %v, ocr re-read %v, annotate %v; fresh sheet: find %v, ocr %v",
-				m["register"]/n, m["measure"]/n, m["reread"]/n, m["annotate"]/n, m["fresh"], m["locate"])
+	// The OCR re-read of each tear's frame before the ruling is printed (as before it was
+	// deferred), then after it (watch's default), alternately, TEARCAM_LATENCY_RUNS times.
+	runs := 1
+	if n, err := strconv.Atoi(os.Getenv("TEARCAM_LATENCY_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	for run := range runs {
+		for _, first := range []bool{true, false} {
+			mode := "re-read after the ruling"
+			if first {
+				mode = "re-read before the ruling"
+			}
+			iostreams, _, stderr := testIO()
+			iostreams.In = strings.NewReader(tv.announcements())
+			var res *watch.Result
+			args := append([]string{"--source", tv.Path, "--db", filepath.Join(t.TempDir(), "w.db"), "--realtime"}, tv.playerArgs()...)
+			code := runWatchCmd(args, iostreams, func(o *watchOptions) {
+				o.NoDeferReread = first
+				o.Result = func(r *watch.Result) { res = r }
+				o.Timings = func(m map[string]time.Duration) {
+					n := time.Duration(len(tv.Shots) - 1)
+					t.Logf("run %d, %s: per tear: register %v, measure %v, ocr re-read %v, annotate %v; fresh sheet: find %v, ocr %v",
+						run+1, mode, m["register"]/n, m["measure"]/n, m["reread"]/n, m["annotate"]/n, m["fresh"], m["locate"])
+				}
+			})
+			require.Equal(t, 0, code, stderr.String())
+			t.Log(stderr.String())
+			for i := range res.Latencies {
+				t.Logf("run %d, %s: tear %d: out %.3f s after the sheet stopped moving (%.3f s judging; the sheet is taken %v after it stopped)",
+					run+1, mode, i+1, res.Latencies[i].Seconds(), res.Computes[i].Seconds(), watch.DefaultDetectorConfig().StillFor)
+			}
 		}
-	})
-	require.Equal(t, 0, code, stderr.String())
-	t.Log(stderr.String())
-	for i := range res.Latencies {
-		t.Logf("tear %d: out %.3f s after the sheet stopped moving (%.3f s judging; the sheet is taken %v after it stopped)",
-			i+1, res.Latencies[i].Seconds(), res.Computes[i].Seconds(), watch.DefaultDetectorConfig().StillFor)
 	}
 }
 
@@ -1063,4 +1079,19 @@ func TestWatchGMAdvice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAmendedLine: the follow-up line after the OCR re-read, printed after the ruling: a
+// re-read that changes what was ruled prints the whole ruling as amended and what it was;
+// one that only adds notes says so and that the ruling stands.
+func TestAmendedLine(t *testing.T) {
+	was := judge.TearRuling{Index: 2, Photo: "frame:90", Kind: judge.KindUse, Skill: "Archery", Verdict: judge.Valid, Faults: []judge.Fault{},
+		Skills: []judge.SkillState{{Name: "Archery", Remaining: 4, Available: true, Measured: true}}}
+	noted := was
+	noted.Notes = []string{`ocr re-read: "Archery": letter 4 reads as gone`}
+	assert.Equal(t, `Ann tear 2, after the OCR re-read: "Archery": letter 4 reads as gone; the ruling stands`, amendedLine("Ann", was, noted))
+	doubted := noted
+	doubted.Verdict, doubted.UndecidedReason = judge.Undecided, `ocr re-read: "Archery": letter 4 reads as gone`
+	assert.Equal(t, `Ann tear 2, amended after the OCR re-read (was valid): use Archery (frame:90): undecided (ocr re-read: "Archery": letter 4 reads as gone); letters left: Archery 4`,
+		amendedLine("Ann", was, doubted))
 }
