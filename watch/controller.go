@@ -959,6 +959,10 @@ func (c *controller) reread(p int) {
 	ps := c.players[p]
 	tears, annotated, err := rr.Reread(p)
 	switch {
+	case errors.Is(err, context.Canceled):
+		// Interrupted: the ruling reported is kept, its re-read is left to the session's next
+		// audit, and the interruption's one line says the rest.
+		return
 	case err != nil:
 		c.logf("%s tear %d: the OCR re-read of its photo was not done (%s): it is done by the next ruling, or by audit of the frames' manifest", ps.Name, len(ps.rulings.Tears), oneLine(err.Error()))
 		return
