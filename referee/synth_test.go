@@ -53,9 +53,13 @@ type scores struct {
 	skillsWrong         []string // letters left wrong on a decided tear
 	outWrongly          []string
 	faults              map[judge.Fault]*[3]int // true positives, false positives, false negatives
-	wrong               []string
-	causes              map[string]int // why unambiguous tears were undecided
-	fallbacks           []string       // tears registered to the previous photo
+	// missedHow splits each fault's false negatives by how it was missed: "undecided" (the
+	// tear ruled undecided), "in doubt" (a faux pas whose notes say the fault "may also
+	// apply"), "decided" (a decided ruling that does not list it: measured wrongly).
+	missedHow map[judge.Fault]map[string]int
+	wrong     []string
+	causes    map[string]int // why unambiguous tears were undecided
+	fallbacks []string       // tears registered to the previous photo
 }
 
 // undecidedCause sorts an undecided reason into a few causes, for the figures' log.
@@ -82,9 +86,10 @@ func undecidedCause(reason string) string {
 }
 
 func newScores() *scores {
-	s := &scores{faults: map[judge.Fault]*[3]int{}, causes: map[string]int{}}
+	s := &scores{faults: map[judge.Fault]*[3]int{}, missedHow: map[judge.Fault]map[string]int{}, causes: map[string]int{}}
 	for _, f := range []judge.Fault{judge.FaultNothingRemoved, judge.FaultNoFullLetter, judge.FaultPieceTooSmall, judge.FaultNotEdgeToEdge, judge.FaultSeveralPieces} {
 		s.faults[f] = &[3]int{}
+		s.missedHow[f] = map[string]int{}
 	}
 	return s
 }
@@ -145,6 +150,14 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 					c[1]++
 				case w:
 					c[2]++
+					switch {
+					case got.Verdict == judge.Undecided:
+						s.missedHow[f]["undecided"]++
+					case slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "so "+string(f)+" may also apply") }):
+						s.missedHow[f]["in doubt"]++
+					default:
+						s.missedHow[f]["decided"]++
+					}
 				}
 			}
 			for k, ws := range want.Skills {
@@ -211,7 +224,7 @@ func (s *scores) report(tb testing.TB) {
 	tb.Logf("tears %d, unambiguous %d: verdict and faults right %d (%.1f%%); undecided %d; decided wrongly %d",
 		s.tears, s.unambiguous, s.verdictRight, 100*ratio(s.verdictRight, s.unambiguous), s.undecided, s.wrongDecided)
 	if s.faultInDoubt > 0 {
-		tb.Logf("verdict right but no_full_letter left out as too close to call (noted): %d", s.faultInDoubt)
+		tb.Logf("verdict right but a fault left out as too close to call (noted: it may also apply): %d", s.faultInDoubt)
 	}
 	if s.cutOff > 0 {
 		// Part of the sheet is outside such a photo: what was torn there cannot be seen, so
@@ -235,7 +248,9 @@ func (s *scores) report(tb testing.TB) {
 	sort.Strings(names)
 	for _, f := range names {
 		c := s.faults[judge.Fault(f)]
-		tb.Logf("fault %-16s recall %.2f precision %.2f (tp %d, fp %d, fn %d)", f, ratio(c[0], c[0]+c[2]), ratio(c[0], c[0]+c[1]), c[0], c[1], c[2])
+		how := s.missedHow[judge.Fault(f)]
+		tb.Logf("fault %-16s recall %.2f precision %.2f (tp %d, fp %d, fn %d: %d on undecided tears, %d left in doubt on a faux pas, %d on decided rulings)",
+			f, ratio(c[0], c[0]+c[2]), ratio(c[0], c[0]+c[1]), c[0], c[1], c[2], how["undecided"], how["in doubt"], how["decided"])
 	}
 	tb.Logf("characters put out wrongly: %d", len(s.outWrongly))
 	var causes []string
