@@ -34,8 +34,8 @@ func truthFrame(sh *synth.Sheet, at func(x, y int) byte) ([]byte, int, int) {
 // a dark table makes it (every ink pixel of the torn-off paper still reads "paper": ghost
 // ink). Every letter the truth calls on the sheet, removed or cut (not too close to call)
 // must come out so, or as a doubt that includes the truth (on_sheet_or_cut, removed_or_cut)
-// only when its ink comes within the uncertainty radius of the tear; none may be decided
-// wrongly. The ghost ink of a removed letter next to the tear does not make it "cut": the
+// only when its ink comes within the uncertainty radius of the tear or a neighbour's ink
+// across the tear comes near its outline (splitDoubt); none may be decided wrongly. The ghost ink of a removed letter next to the tear does not make it "cut": the
 // tear line is continued across the ink zone from either side of it.
 func TestLetterStatesFromTruth(t *testing.T) {
 	paper, err := template.ParsePaper("a4")
@@ -120,6 +120,7 @@ func TestLetterStatesFromTruth(t *testing.T) {
 				case g == judge.LetterOnSheetOrCut && (want == judge.LetterOnSheet || want == judge.LetterCut),
 					g == judge.LetterRemovedOrCut && (want == judge.LetterRemoved || want == judge.LetterCut):
 					doubtful++
+					t.Logf("seed %d %s: %s letter %d (%s): %v, truth %v", c.seed, c.kind, sk.Name, li+1, layouts[si].Letters[li].Char, g, want)
 				default:
 					t.Errorf("seed %d %s: %s letter %d (%s): got %v, truth %v", c.seed, c.kind, sk.Name, li+1, layouts[si].Letters[li].Char, g, want)
 				}
@@ -128,7 +129,10 @@ func TestLetterStatesFromTruth(t *testing.T) {
 	}
 	t.Logf("%d letters: %d decided as the truth, %d in doubt", compared, decided, doubtful)
 	assert.Greater(t, compared, 100)
-	assert.LessOrEqual(t, doubtful, 3) // 5 when the ink zone took the nearest pixel outside it
+	// 5 when the ink zone took the nearest pixel outside it; 3 before the split doubt covered
+	// letters on the sheet too (now also seed 14's 's' of Blacksmithing, on the sheet beside
+	// the cut 'm').
+	assert.LessOrEqual(t, doubtful, 4)
 }
 
 // TestInterpolateZoneStraightTear: a straight tear line (x = 60 px) through a letter's ink
