@@ -687,8 +687,8 @@ const minFrameGap = 2.0
 // minFallbackStep from the paper 5 px inside (median), and table by the colour models of loc
 // (most samples), when it has them. A sheet the photo's edge cuts has paper, not table, there (its "side" is
 // the photo's edge, or a line of writing or ruling beside it). It returns the refined
-// quadrilateral.
-func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bool) {
+// quadrilateral and how many of its sides refineSides found.
+func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, int, bool) {
 	w, h := bgr.Cols(), bgr.Rows()
 	wide := frameReachWork / loc.scale
 	var reaches [4]float64
@@ -707,12 +707,12 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 		}
 	}
 	if !near {
-		return q, false
+		return q, 0, false
 	}
-	q = refineSides(bgr, q, reaches, true)
+	q, _, found := refineSides(bgr, q, reaches, true)
 	for _, c := range q {
 		if photoEdgeDist(c, w, h) < minFrameGap {
-			return q, false
+			return q, found, false
 		}
 	}
 	img := u8view(bgr)
@@ -740,11 +740,11 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 				continue // the work image saw table here
 			}
 			if gap < minFrameGap {
-				return q, false
+				return q, found, false
 			}
 			o, i := pix(p.add(n.mul(math.Min(3, gap-1)))), pix(p.sub(n.mul(5)))
 			if o < 0 || i < 0 {
-				return q, false
+				return q, found, false
 			}
 			step := 0.0
 			for ch := 0; ch < 3; ch++ {
@@ -754,11 +754,11 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 			strip = append(strip, img[o:o+3]...)
 		}
 		if len(steps) > 0 && percentile(steps, 0.5) < minFallbackStep {
-			return q, false
+			return q, found, false
 		}
 	}
 	if loc.fg == nil || loc.bg == nil {
-		return q, true // the fallbacks' regions (GrabCut, edges) come without colour models
+		return q, found, true // the fallbacks' regions (GrabCut, edges) come without colour models
 	}
 	table := 0
 	for _, v := range paperProbBGR(strip, loc.fg, loc.bg, 0.5) {
@@ -766,7 +766,7 @@ func clearOfFrame(bgr gocv.Mat, q [4]pt, loc *located, reach float64) ([4]pt, bo
 			table++
 		}
 	}
-	return q, 2*table > len(strip)/3 || len(strip) == 0
+	return q, found, 2*table > len(strip)/3 || len(strip) == 0
 }
 
 // photoEdgeDist is the distance from p (photo px, pixel centres) to the nearest edge of a

@@ -15,15 +15,22 @@ import (
 // intersections of the refined sides. A side with too few clear edge points is looked for
 // again at three times the reach (refineSides), and otherwise keeps its old position. reach is
 // how far (photo px) from the old side an edge may be.
-func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) [4]pt {
+//
+// straight is false when the refined sides do not meet where the old corners were: a corner whose
+// two sides were both found but meet farther from it than refineSides moves a corner (three
+// times the reach) is left where it was, off both refined sides, so the quadrilateral's sides
+// bend there (a blob whose hull took in a bright patch of table at a corner: its fitted side
+// tilted, refined where it lay within reach and left bent at the corner).
+// found is how many sides were found (the others kept their old lines).
+func refineQuad(bgr gocv.Mat, q [4]pt, reach float64) (out [4]pt, straight bool, found int) {
 	return refineSides(bgr, q, [4]float64{reach, reach, reach, reach}, false)
 }
 
 // refineSides is refineQuad with a reach per side (side s runs from q[s] to q[s+1]); with
 // clip, a profile whose outer part leaves the photo is cut at the photo's edge instead of
 // skipped, so a side lying within reach of the photo's edge (where the work image's blur hid a
-// strip of table) is found too (clearOfFrame).
-func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) [4]pt {
+// strip of table) is found too (clearOfFrame). straight and found are refineQuad's.
+func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) (out [4]pt, straight bool, found int) {
 	gray := gocv.NewMat()
 	defer gray.Close()
 	gocv.CvtColor(bgr, &gray, gocv.ColorBGRToGray)
@@ -136,16 +143,16 @@ func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) [4]pt {
 		// other way), and must then be a straight edge along most of its length (on the
 		// synthetic sets a true side's retry keeps 60 of 60 profiles; a side that the
 		// opening of splitSheet cut across the writing kept 19 and 30: ink edges in line).
-		found, fall := 0, 0
+		nfound, fall := 0, 0
 		for s := 0; s < 4; s++ {
 			if okLine[s] {
-				found++
+				nfound++
 				if 2*falls[s] > steps[s] {
 					fall++
 				}
 			}
 		}
-		if sign := 1.0; found >= 2 && (fall == found || fall == 0) {
+		if sign := 1.0; nfound >= 2 && (fall == nfound || fall == 0) {
 			if fall > 0 {
 				sign = -1
 			}
@@ -173,7 +180,12 @@ func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) [4]pt {
 		}
 		return trimmedLine(e[len(e)-n:]), true
 	}
-	out := q
+	out, straight = q, true
+	for s := range okLine {
+		if okLine[s] {
+			found++
+		}
+	}
 	var localCorner [4]pt
 	var localOK [4]bool
 	for s := 0; s < 4; s++ {
@@ -191,17 +203,20 @@ func refineSides(bgr gocv.Mat, q [4]pt, reaches [4]float64, clip bool) [4]pt {
 		if !okLine[s] {
 			l2, _ = fitLineTLS([]pt{q[s], q[(s+1)%4]})
 		}
-		if p, ok := intersect(l1, l2); ok && dist(p, q[s]) < 3*math.Max(reaches[s], reaches[(s+3)%4]) {
+		p, met := intersect(l1, l2)
+		if met && dist(p, q[s]) < 3*math.Max(reaches[s], reaches[(s+3)%4]) {
 			out[s] = p
 			if localOK[s] && dist(localCorner[s], p) < 0.02*dist(q[s], q[(s+2)%4]) {
 				out[s] = localCorner[s]
 			}
+		} else if okLine[s] && okLine[(s+3)%4] {
+			straight = false
 		}
 	}
 	if !convexQuad(out) {
-		return q
+		return q, straight, found
 	}
-	return out
+	return out, straight, found
 }
 
 // Canny thresholds of locateEdges, on the blurred grey image at workLong (grey levels).

@@ -77,7 +77,7 @@ func TestFreshSplitPieceNotSheet(t *testing.T) {
 // refinedMinStep is the smallest colour step across a side (minSideStep) of region r of l
 // refined on photo as Fresh refines the colour models' sheet.
 func refinedMinStep(photo gocv.Mat, l *located, r *region) float64 {
-	q := refineQuad(photo, l.photoQuad(r), math.Max(4, 2/l.scale))
+	q, _, _ := refineQuad(photo, l.photoQuad(r), math.Max(4, 2/l.scale))
 	return minSideStep(u8view(photo), photo.Cols(), photo.Rows(), q)
 }
 
