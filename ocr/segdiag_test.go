@@ -384,6 +384,19 @@ func segVariant(t *testing.T, name string) func() {
 			seamWindow = strokeEndWindow
 		}
 		return func() { strokeEnd, seamWindow = o1, o2 }
+	case "strokepos", "strokeposw":
+		// strokepos=f: strokeEnd with the cut at f along the thin stretch, seam paths kept
+		// near it (strokeposw: near it in words cut by atoms only).
+		o1, o2, o3 := strokeEnd, seamWindow, strokePos
+		strokeEnd, strokePos = true, f
+		if k == "strokepos" {
+			seamWindow = strokeEndWindow
+		}
+		return func() { strokeEnd, seamWindow, strokePos = o1, o2, o3 }
+	case "dotown":
+		old := dotOwners
+		dotOwners = v != "0"
+		return func() { dotOwners = old }
 	case "corem":
 		old := coreMargin
 		coreMargin = f

@@ -121,44 +121,15 @@ var dotPrior = true
 // with each i and j of the name placed at its dot's centre along u', when the word has as
 // many dots (small marks above the core band) as the name has i's and j's; centres
 // unchanged otherwise.
-func (f *segFrame) dotCentres(rg *region, letters []rune, centres []float64) []float64 {
-	var idx []int
-	for i, r := range letters {
-		if r == 'i' || r == 'j' {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 || len(rg.comps) < 2 {
+func (f *segFrame) dotCentres(letters []rune, centres []float64) []float64 {
+	idx := dottedLetters(letters)
+	if len(idx) == 0 {
 		return centres
 	}
-	areas := make([]int, 0, len(rg.comps))
-	for _, c := range rg.comps {
-		areas = append(areas, len(f.im.comps[c].pix))
-	}
-	sort.Ints(areas)
-	median := areas[len(areas)/2]
-	core := f.hi - f.lo
-	var dots []float64
-	for _, c := range rg.comps {
-		pix := f.im.comps[c].pix
-		if len(pix)*5 > median {
-			continue
-		}
-		su, sv := 0.0, 0.0
-		for _, p := range pix {
-			su += f.u(p)
-			sv += f.v(p)
-		}
-		u, v := su/float64(len(pix)), sv/float64(len(pix))
-		if v >= f.lo || v < f.lo-1.5*core {
-			continue // not over the core band
-		}
-		dots = append(dots, u)
-	}
+	_, dots := f.wordDots()
 	if len(dots) != len(idx) {
 		return centres
 	}
-	sort.Float64s(dots)
 	out := make([]float64, len(letters))
 	for i := range out {
 		out[i] = math.NaN()
@@ -327,6 +298,133 @@ type letterPart struct {
 // letterParts divides the matched view's ink into the skill's letters. It returns the
 // region cut (the view's, with the marks inside it that word grouping left out).
 func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []string, division) {
+	parts, rg, notes, div := im.cutLetters(v, name)
+	if dotOwners && len(parts) == len(judge.LetterRunes(name)) {
+		f := &segFrame{im: im, rg: rg, shear: estimateShear(im, rg)}
+		f.setCore()
+		f.giveDots(parts, judge.LetterRunes(name))
+	}
+	return parts, rg, notes, div
+}
+
+// dottedLetters is the indices of the name's i's and j's.
+func dottedLetters(letters []rune) []int {
+	var idx []int
+	for i, r := range letters {
+		if r == 'i' || r == 'j' {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// dotOwners: the dots over a word go to its i's and j's when there are as many (giveDots).
+var dotOwners = true
+
+// wordDots is the word's dots: small marks (at most a fifth of the median mark's ink) whose
+// centre lies over the core band, within 1.5 core heights of it; each with its centre along
+// u', sorted along u'.
+func (f *segFrame) wordDots() (comps []int, us []float64) {
+	rg := f.rg
+	if len(rg.comps) < 2 {
+		return nil, nil
+	}
+	areas := make([]int, 0, len(rg.comps))
+	for _, c := range rg.comps {
+		areas = append(areas, len(f.im.comps[c].pix))
+	}
+	sort.Ints(areas)
+	median := areas[len(areas)/2]
+	core := f.hi - f.lo
+	for _, c := range rg.comps {
+		pix := f.im.comps[c].pix
+		if len(pix)*5 > median {
+			continue
+		}
+		su, sv := 0.0, 0.0
+		for _, p := range pix {
+			su += f.u(p)
+			sv += f.v(p)
+		}
+		u, v := su/float64(len(pix)), sv/float64(len(pix))
+		if v >= f.lo || v < f.lo-1.5*core {
+			continue // not over the core band
+		}
+		comps, us = append(comps, c), append(us, u)
+	}
+	sort.Sort(byU{comps, us})
+	return comps, us
+}
+
+type byU struct {
+	c []int
+	u []float64
+}
+
+func (b byU) Len() int           { return len(b.c) }
+func (b byU) Less(i, j int) bool { return b.u[i] < b.u[j] }
+func (b byU) Swap(i, j int) {
+	b.c[i], b.c[j] = b.c[j], b.c[i]
+	b.u[i], b.u[j] = b.u[j], b.u[i]
+}
+
+// giveDots moves each dot of the word (wordDots) to its i or j, in order along the line,
+// when the word has as many dots as the name has i's and j's and each dot lies over its
+// letter's ink along u' (within half a letter pitch of it): cutting by marks gives a dot
+// to the mark it overlaps most, or to the letter before, which in a slanted or loose hand
+// is often the letter before the i. parts is changed in place.
+func (f *segFrame) giveDots(parts []letterPart, letters []rune) {
+	idx := dottedLetters(letters)
+	if len(idx) == 0 {
+		return
+	}
+	comps, us := f.wordDots()
+	if len(comps) != len(idx) {
+		return
+	}
+	dotOf := map[int32]int{} // pixel -> dot
+	for k, c := range comps {
+		for _, p := range f.im.comps[c].pix {
+			dotOf[p] = k
+		}
+	}
+	// Each letter's extent along u' without the dots, and the word's pitch.
+	lo := make([]float64, len(parts))
+	hi := make([]float64, len(parts))
+	w0, w1 := math.Inf(1), math.Inf(-1)
+	for i, pt := range parts {
+		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
+		for _, p := range pt.pix {
+			if _, ok := dotOf[p]; ok {
+				continue
+			}
+			u := f.u(p)
+			lo[i], hi[i] = math.Min(lo[i], u), math.Max(hi[i], u)
+		}
+		w0, w1 = math.Min(w0, lo[i]), math.Max(w1, hi[i])
+	}
+	pitch := (w1 - w0) / float64(len(parts))
+	for k, i := range idx {
+		if lo[i] > hi[i] || us[k] < lo[i]-pitch/2 || us[k] > hi[i]+pitch/2 {
+			return // a letter without ink, or a dot away from its letter: leave them all
+		}
+	}
+	for i := range parts {
+		var keep []int32
+		for _, p := range parts[i].pix {
+			if _, ok := dotOf[p]; !ok {
+				keep = append(keep, p)
+			}
+		}
+		parts[i].pix = keep
+	}
+	for k, i := range idx {
+		parts[i].pix = append(parts[i].pix, f.im.comps[comps[k]].pix...)
+	}
+}
+
+// cutLetters is letterParts before the dots are given to their letters.
+func (im *inkMap) cutLetters(v *view, name string) ([]letterPart, *region, []string, division) {
 	rg := v.rg
 	if rg.full != nil {
 		rg = rg.full // read without its descenders, cut whole
@@ -456,7 +554,7 @@ func (im *inkMap) letterParts(v *view, name string) ([]letterPart, *region, []st
 	}
 	centres := f.symbolCentres(v, name, n)
 	if dotPrior {
-		centres = f.dotCentres(rg, letters, centres)
+		centres = f.dotCentres(letters, centres)
 	}
 	if atomDP {
 		if parts, notes, conf, ok := f.atomParts(blobs, exp, wordEnds, scale, centres); ok {
@@ -815,6 +913,10 @@ var rightBias, rightLook = 2.0, 0.06
 // skill right 429 -> 416 of 468 on lead-synth8, each a letter counted left that the tear cut.
 var strokeEnd = false
 
+// strokePos is where along a thin stretch a cut goes with strokeEnd: 0 at its start, 1 at
+// its end.
+var strokePos = 1.0
+
 // strokeEndWindow is seamWindow with strokeEnd.
 const strokeEndWindow = 0.02
 
@@ -844,8 +946,9 @@ func cutCosts(prof []float64, mean float64, look int, ends bool) []float64 {
 		for ; k < len(prof) && prof[k] < thinStroke*mean; k++ {
 			least = math.Min(least, prof[k])
 		}
+		target := float64(a) + strokePos*float64(k-1-a)
 		for j := a; j < k; j++ {
-			out[j] = least/mean + float64(k-1-j)/float64(k-a)
+			out[j] = least/mean + math.Abs(target-float64(j))/float64(k-a)
 		}
 	}
 	return out
