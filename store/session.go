@@ -243,10 +243,17 @@ func (db *DB) SaveLayout(ctx context.Context, l Layout) error {
 
 // FindLayout returns the layout saved for a player under key, or ErrNotFound.
 func (db *DB) FindLayout(ctx context.Context, playerID int64, key string) (Layout, error) {
-	l := Layout{PlayerID: playerID, Key: key}
+	return db.findLayout(ctx, key, "player_id = ?", playerID)
+}
+
+// findLayout returns the most recent layout stored under key by a player that where (a
+// condition on the layouts table, with args) selects, or ErrNotFound.
+func (db *DB) findLayout(ctx context.Context, key, where string, args ...any) (Layout, error) {
+	l := Layout{Key: key}
 	var js string
 	var run sql.NullInt64
-	err := db.db.QueryRowContext(ctx, "SELECT layout_json, run_id FROM layouts WHERE player_id = ? AND input_key = ?", playerID, key).Scan(&js, &run)
+	err := db.db.QueryRowContext(ctx, `SELECT player_id, layout_json, run_id FROM layouts WHERE input_key = ? AND `+where+`
+		ORDER BY id DESC LIMIT 1`, append([]any{key}, args...)...).Scan(&l.PlayerID, &js, &run)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, fmt.Errorf("layout: %w", ErrNotFound)
 	}
@@ -375,19 +382,7 @@ func (db *DB) FindRulingElsewhere(ctx context.Context, playerID int64, index int
 // FindLayoutElsewhere returns the most recent layout stored under key by the same player in
 // another session (as FindRulingElsewhere), or ErrNotFound. Its PlayerID is the other one's.
 func (db *DB) FindLayoutElsewhere(ctx context.Context, playerID int64, key string) (Layout, error) {
-	l := Layout{Key: key}
-	var js string
-	var run sql.NullInt64
-	err := db.db.QueryRowContext(ctx, `SELECT player_id, layout_json, run_id FROM layouts WHERE input_key = ?
-		AND player_id IN (`+sameInputsElsewhere+`) ORDER BY id DESC LIMIT 1`, key, playerID).Scan(&l.PlayerID, &js, &run)
-	if errors.Is(err, sql.ErrNoRows) {
-		return l, fmt.Errorf("layout: %w", ErrNotFound)
-	}
-	if err != nil {
-		return l, fmt.Errorf("find layout: %w", err)
-	}
-	l.JSON, l.RunID = []byte(js), run.Int64
-	return l, nil
+	return db.findLayout(ctx, key, "player_id IN ("+sameInputsElsewhere+")", playerID)
 }
 
 // Rulings returns a player's current rulings in tear order (up to the manifest's tear count).
