@@ -459,8 +459,8 @@ func (r *rawPlayer) player(pos int, mode Mode) (Player, error) {
 		if judge.Letters(s) == 0 {
 			return p, &lineError{at("skills"), fmt.Sprintf("%s: skill %q has no letters", who, s)}
 		}
-		if _, dup := declared[strings.ToLower(s)]; dup {
-			return p, &lineError{at("skills"), fmt.Sprintf("%s: skill %q declared twice", who, s)}
+		if first, dup := declared[strings.ToLower(s)]; dup {
+			return p, &lineError{at("skills"), fmt.Sprintf("%s: skill %q declared twice%s", who, s, Spellings(first, s))}
 		}
 		declared[strings.ToLower(s)] = s
 		p.Skills = append(p.Skills, s)
@@ -780,4 +780,13 @@ func oneLine(err, fallback error) string {
 
 func cutPrefix(err error, prefix string) string {
 	return strings.TrimPrefix(oneLine(err, err), prefix)
+}
+
+// Spellings names the two spellings of a skill declared twice, as (as "Hand" and "HAND"),
+// with a space before it; "" when both are written alike.
+func Spellings(first, again string) string {
+	if first == again {
+		return ""
+	}
+	return fmt.Sprintf(" (as %q and %q)", first, again)
 }

@@ -91,7 +91,7 @@ func TestParseErrors(t *testing.T) {
 		{"no name", "players:\n  - sheet: a.jpg\n", "m.yaml:2: player 1 has no name"},
 		{"skills not list", "players:\n  - name: Ann\n    skills: 5\n", "m.yaml:3: not a valid manifest: cannot unmarshal !!int `5` into []string"},
 		{"duplicate player", head + "  - name: ann\n    sheet: b.jpg\n", `m.yaml:6: duplicate player "ann" (first on line 2)`},
-		{"duplicate skill", "players:\n  - name: Ann\n    skills: [Archery, archery]\n    sheet: a.jpg\n", `m.yaml:3: player "Ann": skill "archery" declared twice`},
+		{"duplicate skill", "players:\n  - name: Ann\n    skills: [Archery, archery]\n    sheet: a.jpg\n", `m.yaml:3: player "Ann": skill "archery" declared twice (as "Archery" and "archery")`},
 		{"skill without letters", "players:\n  - name: Ann\n    skills: [\"--\"]\n    sheet: a.jpg\n", `skill "--" has no letters`},
 		{"sheet escapes", "players:\n  - name: Ann\n    sheet: ../../etc/passwd\n", `m.yaml:3: player "Ann": sheet: path "../../etc/passwd" leaves the manifest's folder`},
 		{"sheet absolute", "players:\n  - name: Ann\n    sheet: /etc/passwd\n", `sheet: path "/etc/passwd" leaves`},
@@ -188,6 +188,19 @@ func TestLoadChecksFiles(t *testing.T) {
 	assert.ErrorContains(t, err, "nope.yaml: no such file or directory")
 	_, err = Load(dir, Audit)
 	assert.ErrorContains(t, err, "is a folder")
+}
+
+// TestSkillDeclaredTwiceSpellings: a skill declared twice names both spellings when they
+// differ ("Hand" and "HAND" look like two skills to whoever wrote them), and one when not.
+func TestSkillDeclaredTwiceSpellings(t *testing.T) {
+	for _, tc := range []struct{ skills, want string }{
+		{"[Hand, HAND]", `m.yaml:3: player "Ann": skill "HAND" declared twice (as "Hand" and "HAND")`},
+		{"[Hand, Archery, Hand]", `m.yaml:3: player "Ann": skill "Hand" declared twice`},
+		{`[Hand, " hand "]`, `m.yaml:3: player "Ann": skill "hand" declared twice (as "Hand" and "hand")`},
+	} {
+		_, err := Parse("m.yaml", []byte("players:\n  - name: Ann\n    skills: "+tc.skills+"\n    sheet: a.jpg\n"), Audit)
+		assert.EqualError(t, err, tc.want, tc.skills)
+	}
 }
 
 // TestNamesAreNormalised: a skill typed as "Café" with a precomposed é and again with e

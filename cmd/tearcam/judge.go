@@ -165,7 +165,7 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 // letters, none empty, none twice; at least one. Errors are usage errors.
 func skillList(flag, list string) ([]string, error) {
 	var skills []string
-	seen := map[string]bool{}
+	seen := map[string]string{} // lower case: as first given
 	empty := strings.TrimSpace(strings.ReplaceAll(list, ",", "")) == ""
 	for i, s := range strings.Split(list, ",") {
 		s = session.Name(s) // one skill typed two ways is one skill
@@ -176,10 +176,10 @@ func skillList(flag, list string) ([]string, error) {
 			return nil, usageErrorf("%s %q: skill %d is empty", flag, list, i+1)
 		case judge.Letters(s) == 0:
 			return nil, usageErrorf("%s: %q has no letters", flag, s)
-		case seen[strings.ToLower(s)]:
-			return nil, usageErrorf("%s: %q given twice", flag, s)
+		case seen[strings.ToLower(s)] != "":
+			return nil, usageErrorf("%s: %q given twice%s", flag, s, session.Spellings(seen[strings.ToLower(s)], s))
 		}
-		seen[strings.ToLower(s)] = true
+		seen[strings.ToLower(s)] = s
 		skills = append(skills, s)
 	}
 	if len(skills) == 0 {

@@ -91,7 +91,7 @@ func TestJudgeUsage(t *testing.T) {
 		{append(base, "--skills", "Archery", "--tear", "use:Cooking"), `"Cooking" is not among --skills`},
 		{append(base, "--skills", "Archery", "--tear", "rip:Archery"), `want KIND:SKILL with KIND use, damage or penalty`},
 		{append(base, "--skills", "Archery", "--tear", "use"), `name the skill`},
-		{append(base, "--skills", "Archery,archery", "--tear", "use:Archery"), `given twice`},
+		{append(base, "--skills", "Archery,archery", "--tear", "use:Archery"), `--skills: "archery" given twice (as "Archery" and "archery")`},
 		// "Café" with a precomposed é, then with e and a combining accent: the same skill.
 		{append(base, "--skills", "Caf\u00e9,Cafe\u0301", "--tear", "use:Caf\u00e9"), `given twice`},
 		{append(base, "--skills", "Archery", "--tear", "use:Archery", "--template", huge), `does not fit on the paper a4`},
