@@ -180,8 +180,8 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		if kept < ruled {
 			kept = ruled
 		}
-		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s) were reported; %s keeps %d of them, and running the same command again resumes from them (no --json, --report or --annotate written)",
-			opts.Manifest, ruled, m.Tears(), dbPath, kept)
+		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s) were reported; %s keeps %d of them, and running the same command again resumes from them%s",
+			opts.Manifest, ruled, m.Tears(), dbPath, kept, opts.notWritten())
 	}
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", opts.Manifest, err)
@@ -207,6 +207,24 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 	}
 	warnBadPhotos(opts.IO, res)
 	return missingPhotos(opts.IO, m)
+}
+
+// notWritten says which of the outputs asked for an interrupted audit did not write
+// (" (no --json or --annotate written)"), or "" when none was asked for.
+func (opts *auditOptions) notWritten() string {
+	var flags []string
+	for _, f := range []struct{ flag, path string }{{"--json", opts.JSON}, {"--report", opts.Report}, {"--annotate", opts.Annotate}} {
+		if f.path != "" {
+			flags = append(flags, f.flag)
+		}
+	}
+	switch len(flags) {
+	case 0:
+		return ""
+	case 1:
+		return " (no " + flags[0] + " written)"
+	}
+	return " (no " + strings.Join(flags[:len(flags)-1], ", ") + " or " + flags[len(flags)-1] + " written)"
 }
 
 // warnBadPhotos prints, after the rulings were written, one line on stderr for each photo

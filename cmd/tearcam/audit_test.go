@@ -450,7 +450,25 @@ func TestAuditInterruptedResumed(t *testing.T) {
 	}, manifest, "--db", dbPath)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "tearcam: audit "+manifest+": interrupted after 0 of 4 tear ruling(s) were reported; "+dbPath+
-		" keeps 4 of them, and running the same command again resumes from them (no --json, --report or --annotate written)\n", stderr)
+		" keeps 4 of them, and running the same command again resumes from them\n", stderr,
+		"no output asked for: none named as not written")
+}
+
+// TestAuditNotWritten: an interrupted audit names the outputs asked for that it did not
+// write, and only those (a tester: it named --annotate when it was not given).
+func TestAuditNotWritten(t *testing.T) {
+	for _, tc := range []struct {
+		opts auditOptions
+		want string
+	}{
+		{auditOptions{}, ""},
+		{auditOptions{JSON: "-"}, " (no --json written)"},
+		{auditOptions{JSON: "r.json", Annotate: "ann"}, " (no --json or --annotate written)"},
+		{auditOptions{Report: "r.html"}, " (no --report written)"},
+		{auditOptions{JSON: "r.json", Report: "r.html", Annotate: "ann"}, " (no --json, --report or --annotate written)"},
+	} {
+		assert.Equal(t, tc.want, tc.opts.notWritten(), "%+v", tc.opts)
+	}
 }
 
 // TestAuditTableMarksWeakRead: the fresh sheet's line marks a skill located by a weak read,
