@@ -89,8 +89,8 @@ details { font-size: .88rem; color: #57606a; }
 {{if .GM}}<p class="gm"><strong>{{.GM}}</strong>. Letters left, tears owed, paper and out below follow the GM's ruling.</p>{{end}}
 {{if eq (print .Kind) "last_ditch"}}<p>Last ditch effort: the ball {{if .Hit}}{{if deref .Hit}}hit{{else}}missed{{end}}{{end}} the GM.</p>
 {{else if .Refused}}<p>Removed area, pieces, edge to edge, template fit: <strong>not measured</strong> (the measurement was refused).</p>
-{{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>
-{{else if gt .RemovedAreaMM2 0.0}}<p>As measured, for a ruling left undecided: removed {{area .RemovedAreaMM2}} in {{.Pieces}} piece(s); edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
+{{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{pieces .Pieces}}; edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>
+{{else if gt .RemovedAreaMM2 0.0}}<p>As measured, for a ruling left undecided: removed {{area .RemovedAreaMM2}} in {{pieces .Pieces}}; edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
 <div class="scroll"><table>
 <thead><tr><th>skill</th><th>letters left{{if .LettersAsBefore}} (as before this tear){{end}}</th></tr></thead>
 <tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}?{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>

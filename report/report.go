@@ -186,6 +186,12 @@ var funcs = template.FuncMap{
 	"legend":        judge.UncertainLegend,
 	"deref":         func(b *bool) bool { return b != nil && *b },
 	"pct":           func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"pieces": func(n int) string {
+		if n == 1 {
+			return "1 piece"
+		}
+		return fmt.Sprintf("%d pieces", n)
+	},
 	// short is a photo's SHA-256 cut to 12 hex digits: enough for an auditor to match a photo
 	// file (sha256sum) with the ruling made on it; the whole digest is in the title and JSON.
 	"short": func(h string) string { return h[:min(len(h), 12)] },

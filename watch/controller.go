@@ -561,7 +561,7 @@ func (c *controller) onGM(p, n int, g *judge.GMRuling) {
 		bad("this referee takes no GM ruling")
 		return
 	case n > len(ps.rulings.Tears):
-		bad("%s has %d tear(s) ruled", ps.Name, len(ps.rulings.Tears))
+		bad("%s has %s ruled", ps.Name, count(len(ps.rulings.Tears), "tear", "tears"))
 		return
 	}
 	if sp := c.spec; sp != nil && sp.p == p {
@@ -588,7 +588,7 @@ func (c *controller) onGM(p, n int, g *judge.GMRuling) {
 		return
 	}
 	if len(tears) != len(ps.rulings.Tears) {
-		bad("the referee re-ruled %d tear(s), not %d", len(tears), len(ps.rulings.Tears))
+		bad("the referee re-ruled %s, not %d", count(len(tears), "tear", "tears"), len(ps.rulings.Tears))
 		return
 	}
 	var reruled []judge.TearRuling
@@ -969,7 +969,7 @@ func (c *controller) reread(p int) {
 	case tears == nil:
 		return
 	case len(tears) != len(ps.rulings.Tears):
-		c.logf("%s: the OCR re-read re-ruled %d tear(s), not %d: the rulings as reported stand until the next", ps.Name, len(tears), len(ps.rulings.Tears))
+		c.logf("%s: the OCR re-read re-ruled %s, not %d: the rulings as reported stand until the next", ps.Name, count(len(tears), "tear", "tears"), len(ps.rulings.Tears))
 		return
 	}
 	for k := range tears {
@@ -1013,6 +1013,14 @@ func beingJudged(ps *playerState, t judge.Tear, s *settled) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// count is n and the noun for n: "1 tear", "2 tears".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
 
 // wantsFrame reports whether player ps has an announced tear waiting for its frame.
 func (c *controller) wantsFrame(ps *playerState) bool {
@@ -1073,10 +1081,10 @@ func (c *controller) finish(interrupted bool) {
 			pending-- // being judged when interrupted: said already
 		}
 		if pending > 0 && interrupted {
-			c.notRuled = append(c.notRuled, fmt.Sprintf("%s's %d announced tear(s) not yet seen", ps.Name, pending))
+			c.notRuled = append(c.notRuled, fmt.Sprintf("%s's %s not yet seen", ps.Name, count(pending, "announced tear", "announced tears")))
 			ps.anns = nil
 		} else if pending > 0 {
-			c.logf("%s: %d tear(s) announced but never seen on the table", ps.Name, pending)
+			c.logf("%s: %s announced but never seen on the table", ps.Name, count(pending, "tear", "tears"))
 			var unseen []judge.Tear
 			if c.cfg.Scripted {
 				unseen = ps.Tears[ps.next:]

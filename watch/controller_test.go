@@ -186,7 +186,7 @@ func TestControllerPairsFramesWithTears(t *testing.T) {
 		{name: "scripted last ditch behind an unseen tear", players: []Player{{Name: "Ann", Skills: []string{"Archery"},
 			Tears: []judge.Tear{{Kind: judge.KindUse, Skill: "Archery"}, {Kind: judge.KindLastDitch, Hit: true}}}},
 			scripted: true, steps: []step{{frame: 1}},
-			want: []string{"fresh 0@1"}, log: "2 tear(s) announced but never seen",
+			want: []string{"fresh 0@1"}, log: "2 tears announced but never seen",
 			reasons: []string{"never seen settled on the table", "the last ditch effort comes after a tear that was never seen"}},
 		// A mistyped skill is refused as typed: it does not take the next sheet's place.
 		{name: "unknown skill refused as typed", players: two[:1],
@@ -313,7 +313,7 @@ func TestInterruptedListsNoUnseenTears(t *testing.T) {
 	c.finish(true)
 	assert.Empty(t, c.rulings().Players[0].Tears)
 	assert.Empty(t, log.String(), "the caller says it in one line")
-	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear(s) not yet seen"},
+	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear not yet seen"},
 		c.result().NotRuled)
 }
 
@@ -342,7 +342,7 @@ func TestInterruptedSpeculation(t *testing.T) {
 	c.finish(true)
 	assert.Empty(t, c.rulings().Players[0].Tears)
 	assert.Empty(t, log.String())
-	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear(s) not yet seen"},
+	assert.Equal(t, []string{"Ann's tear 1 (use Cancelled, frame 2, being judged)", "Ann's 1 announced tear not yet seen"},
 		c.result().NotRuled)
 }
 

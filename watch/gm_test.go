@@ -103,7 +103,7 @@ func TestGMRulingLive(t *testing.T) {
 	announce("Bob: gm 1 valid")
 	_, err = ParseAnnouncement("gm 1 faux_pas")
 	assert.ErrorContains(t, err, "faux_pas needs faults")
-	assert.Equal(t, "tearcam watch: gm 3 for Ann ignored: Ann has 2 tear(s) ruled; nothing changed\n"+
+	assert.Equal(t, "tearcam watch: gm 3 for Ann ignored: Ann has 2 tears ruled; nothing changed\n"+
 		"tearcam watch: gm 1 for Ann ignored: remaining: unknown skill \"Fishing\": not among the player's skills (Archery, Cooking); nothing changed\n"+
 		"tearcam watch: gm 1 for Ann ignored: remaining: \"Archery\" has 7 letters: want 0 to 7, not 9; nothing changed\n"+
 		"tearcam watch: announcement: no player named \"Bob\"\n", log.String())

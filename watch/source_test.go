@@ -94,7 +94,7 @@ func TestCameraUnpluggedKeepsRulings(t *testing.T) {
 	assert.Equal(t, tears[0].Skills, tears[1].Skills)
 	assert.Equal(t, tears[0].OwedTears, tears[1].OwedTears)
 	assert.Contains(t, log.String(), "stopped delivering frames after")
-	assert.Contains(t, log.String(), "1 tear(s) announced but never seen on the table")
+	assert.Contains(t, log.String(), "1 tear announced but never seen on the table")
 }
 
 // TestEmptyVideo: a video in which no sheet ever settles gives no ruling, no error.

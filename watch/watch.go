@@ -174,7 +174,7 @@ type Result struct {
 	// An interrupted Run logs none of this: the caller says it in one line.
 	Interrupted bool
 	// NotRuled says what an interruption left unruled, one phrase each, e.g.
-	// "Ann's fresh sheet (frame 15, being read)", "Ann's 1 announced tear(s) not yet seen".
+	// "Ann's fresh sheet (frame 15, being read)", "Ann's 1 announced tear not yet seen".
 	NotRuled []string
 	// Settled is every frame number taken as a settled sheet, in order.
 	Settled []int

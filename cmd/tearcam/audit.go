@@ -180,14 +180,14 @@ func runAudit(ctx context.Context, opts *auditOptions) error {
 		if kept < ruled {
 			kept = ruled
 		}
-		return fmt.Errorf("audit %s: interrupted after %d of %d tear ruling(s) were reported; %s keeps %d of them, and running the same command again resumes from them%s",
-			opts.Manifest, ruled, m.Tears(), dbPath, kept, opts.notWritten())
+		return fmt.Errorf("audit %s: interrupted after %d of %s %s reported; %s keeps %d of them, and running the same command again resumes from them%s",
+			opts.Manifest, ruled, count(m.Tears(), "tear ruling", "tear rulings"), plural(ruled, "was", "were"), dbPath, kept, opts.notWritten())
 	}
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", opts.Manifest, err)
 	}
 	if res.Reused > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "re-used %d unchanged ruling(s) from %s\n", res.Reused, dbPath)
+		fmt.Fprintf(opts.IO.ErrOut, "re-used %s from %s\n", count(res.Reused, "unchanged ruling", "unchanged rulings"), dbPath)
 	}
 	if err := writeRulings(opts.IO, opts.JSON, res.Rulings); err != nil {
 		return err
@@ -427,7 +427,7 @@ func writeAnnotated(dir string, res *referee.Result) (string, error) {
 			written++
 		}
 	}
-	summary := fmt.Sprintf("annotated images: %d of %d tear(s) in %s", written, tears, dir)
+	summary := fmt.Sprintf("annotated images: %d of %s in %s", written, count(tears, "tear", "tears"), dir)
 	if len(missing) > 0 {
 		summary += "; " + strings.Join(missing, "; ")
 	}

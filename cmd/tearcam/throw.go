@@ -629,6 +629,9 @@ func printThrow(w io.Writer, r throwReport) error {
 	return err
 }
 
+// count is n and the noun for n: "1 tear", "4 tears" (plural).
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -454,7 +454,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 	}
 
-	logf("watching %s (%d player(s); frames and manifest in %s)", src.Name(), len(pl.Players), framesDir)
+	logf("watching %s (%s; frames and manifest in %s)", src.Name(), count(len(pl.Players), "player", "players"), framesDir)
 	res, runErr := watch.Run(ctx, cfg, src, aref, opts.IO.In)
 	if res == nil {
 		return runErr
@@ -478,11 +478,11 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		if len(res.NotRuled) > 0 {
 			notRuled = "; not ruled: " + strings.Join(res.NotRuled, ", ")
 		}
-		return fmt.Errorf("watch: interrupted after %d frames of %s: %d ruling(s) made and kept in %s (frames: %s)%s%s",
-			res.Frames, src.Name(), n, dbPath, framesDir, kept, notRuled)
+		return fmt.Errorf("watch: interrupted after %s of %s: %s made and kept in %s (frames: %s)%s%s",
+			count(res.Frames, "frame", "frames"), src.Name(), count(n, "ruling", "rulings"), dbPath, framesDir, kept, notRuled)
 	}
 	if opts.DB != "" {
-		logf("%d ruling(s) kept in %s (frames: %s)", n, opts.DB, framesDir)
+		logf("%s kept in %s (frames: %s)", count(n, "ruling", "rulings"), opts.DB, framesDir)
 	}
 	switch {
 	case opts.JSON == "-":
@@ -497,7 +497,7 @@ func runWatch(ctx context.Context, opts *watchOptions) (err error) {
 		}
 	}
 	if runErr != nil {
-		return fmt.Errorf("watch: %w; %d ruling(s) kept", runErr, n)
+		return fmt.Errorf("watch: %w; %s kept", runErr, count(n, "ruling", "rulings"))
 	}
 	return jsonErr
 }
@@ -674,11 +674,11 @@ func earlierWatch(root string, pl *watchPlan) (*session.Manifest, error) {
 	return nil, nil
 }
 
-// earlierSummary says what an earlier watch recorded: "Lena's fresh sheet and 2 tear(s)".
+// earlierSummary says what an earlier watch recorded: "Lena's fresh sheet and 2 tears ruled".
 func earlierSummary(m *session.Manifest) string {
 	var parts []string
 	for _, p := range m.Players {
-		parts = append(parts, fmt.Sprintf("%s's fresh sheet and %d tear(s) ruled", p.Name, len(p.Tears)))
+		parts = append(parts, fmt.Sprintf("%s's fresh sheet and %s ruled", p.Name, count(len(p.Tears), "tear", "tears")))
 	}
 	return strings.Join(parts, ", ")
 }

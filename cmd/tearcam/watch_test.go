@@ -843,7 +843,7 @@ func TestWatchInterrupted(t *testing.T) {
 	w := slices.IndexFunc(errLines, func(l string) bool { return strings.Contains(l, "tearcam watch: watching ") })
 	require.GreaterOrEqual(t, w, 0, all)
 	require.Len(t, errLines[w+1:], 1, "one line after SIGINT: %s", all)
-	assert.Regexp(t, `^tearcam: watch: interrupted after \d+ frames of video .*table\.avi: 0 ruling\(s\) made and kept in .*ci\.db \(frames: .*ci-frames/.*\) and .*rulings\.json holds them; not ruled: (Ann's fresh sheet \(frame \d+, being read\), )?Ann's 1 announced tear\(s\) not yet seen$`,
+	assert.Regexp(t, `^tearcam: watch: interrupted after \d+ frames? of video .*table\.avi: 0 rulings made and kept in .*ci\.db \(frames: .*ci-frames/.*\) and .*rulings\.json holds them; not ruled: (Ann's fresh sheet \(frame \d+, being read\), )?Ann's 1 announced tear not yet seen$`,
 		errLines[w+1])
 	assert.NotContains(t, all, "context canceled")
 	assert.Empty(t, stdout.String())
@@ -942,7 +942,7 @@ func TestWatchRestartedRefusesOrResumes(t *testing.T) {
 	code := runWatchCmd(args, iostreams, fakePipe)
 	assert.Equal(t, 2, code)
 	assert.Empty(t, stdout.String())
-	assert.Equal(t, "tearcam: watch: "+db+" already holds a watch of this session ("+frames+": Ann's fresh sheet and 2 tear(s) ruled); "+
+	assert.Equal(t, "tearcam: watch: "+db+" already holds a watch of this session ("+frames+": Ann's fresh sheet and 2 tears ruled); "+
 		"a new one would take the torn sheet for a fresh one: add --resume to continue it, or give another --db to start anew with an untorn sheet\n", stderr.String())
 	got, err := os.ReadFile(out)
 	require.NoError(t, err)
@@ -955,7 +955,7 @@ func TestWatchRestartedRefusesOrResumes(t *testing.T) {
 		o.Result = func(r *watch.Result) { res = r }
 	})
 	require.Equal(t, 0, code, stderr.String())
-	assert.Contains(t, stderr.String(), "resuming the watch recorded in "+frames+" (Ann's fresh sheet and 2 tear(s) ruled): its frames are taken again, then the source's, numbered from 152")
+	assert.Contains(t, stderr.String(), "resuming the watch recorded in "+frames+" (Ann's fresh sheet and 2 tears ruled): its frames are taken again, then the source's, numbered from 152")
 	assert.Contains(t, stdout.String(), "Ann tear 1: use Archery (frame:80): faux_pas [no_full_letter]")
 	assert.Contains(t, stdout.String(), "Ann tear 2: damage Cooking (frame:151): faux_pas [no_full_letter, several_pieces]")
 	require.NotNil(t, res)
@@ -1001,7 +1001,7 @@ func TestWatchGMRulingLive(t *testing.T) {
 	assert.Contains(t, stdout.String(), "Ann tear 2: use Cooking (frame:151): valid; letters left: Archery 6, Cooking 6\n")
 	assert.Contains(t, stdout.String(), "Ann tear 1: undecided → GM ruled faux_pas (several_pieces); letters left (as before this tear): Archery 7?, Cooking 7? (?: not certain: a letter not located on the fresh sheet, too close to a tear to call, or on paper a tear took that was not measured, is counted as left, or the skill was located by a weak read); tears owed: 1\n")
 	assert.Contains(t, stdout.String(), "Ann tear 2: use Cooking (frame:151): valid; letters left: Archery 6, Cooking 6; tears owed: 1 (re-ruled after the GM's ruling on tear 1)\n")
-	assert.Contains(t, stderr.String(), "tearcam watch: gm 3 for Ann ignored: Ann has 2 tear(s) ruled; nothing changed\n")
+	assert.Contains(t, stderr.String(), "tearcam watch: gm 3 for Ann ignored: Ann has 2 tears ruled; nothing changed\n")
 	assert.Contains(t, stderr.String(), "tearcam watch: gm 1 for Ann ignored: no verdict: want valid or faux_pas; nothing changed\n", "a count alone adds to a GM's ruling: there is none yet")
 	assert.Contains(t, stderr.String(), "tearcam watch: gm 1 for Ann ignored: remaining: unknown skill \"Fishing\": not among the player's skills (Archery, Cooking); nothing changed\n")
 	var doc judge.Rulings
