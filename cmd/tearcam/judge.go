@@ -137,7 +137,7 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 	}
 	defer pl.Close()
 	warnUnreadable(opts.IO.ErrOut, m)
-	ref := &referee.Referee{Eye: pl, Reader: pl, Command: "judge", Versions: versions()}
+	ref := &referee.Referee{Eye: pl, Reader: pl, Command: "judge", Versions: versions(), GMAdvice: judgeGMAdvice}
 	var table *rulingsTable
 	if !opts.JSON {
 		table = newRulingsTable(opts.IO.Out, m)
@@ -158,6 +158,13 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 	}
 	warnBadPhotos(opts.IO, res)
 	return nil
+}
+
+// judgeGMAdvice is how the GM records a ruling after judge, where an undecided reason's
+// advice ends: judge keeps no record (no manifest, no database), so the GM's ruling stands as
+// given, and an audit is where it is recorded (DESIGN.md: the manifest's tears).
+func judgeGMAdvice(string, int) string {
+	return "rules on this tear (tearcam judge keeps no record; tearcam audit records the ruling as this tear's gm: in the session manifest)"
 }
 
 // skillList parses a comma-separated list of skills given to flag (judge --skills, watch

@@ -66,6 +66,25 @@ func TestJudgeTableAndBadPhoto(t *testing.T) {
 		"one line naming the file, as audit prints it")
 }
 
+// TestJudgeGMAdvice: an undecided ruling's advice to the GM says what a judge user can do;
+// it said "gm: in the manifest", and judge has no manifest (a tester).
+func TestJudgeGMAdvice(t *testing.T) {
+	dir := t.TempDir()
+	before, after := filepath.Join(dir, "fresh.jpg"), filepath.Join(dir, "torn.jpg")
+	p := fake.Photo{RemovedAreaMM2: 1200, Pieces: 2, EdgeToEdge: true, TemplateFits: true, PaperFits: true,
+		Letters: map[string]string{"Archery": "RSSSSSS"}, Doubts: []string{"the two pieces may be one"}}
+	require.NoError(t, os.WriteFile(before, fake.JSON(fake.Sheet{Sheet: true}), 0o644))
+	require.NoError(t, os.WriteFile(after, fake.JSON(p), 0o644))
+	code, stdout, stderr := execute(t, fakeJudge, "--before", before, "--after", after, "--skills", "Archery", "--tear", "use:Archery", "--json")
+	require.Equal(t, 0, code, stderr)
+	var doc judge.Rulings
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	r := doc.Players[0].Tears[0]
+	require.Equal(t, judge.Undecided, r.Verdict, "the doubt on the pieces leaves several_pieces undecided")
+	assert.True(t, strings.HasSuffix(r.UndecidedReason, ", then rules on this tear (tearcam judge keeps no record; tearcam audit records the ruling as this tear's gm: in the session manifest)"), r.UndecidedReason)
+	assert.NotContains(t, r.UndecidedReason, "(gm: in the manifest)")
+}
+
 // TestJudgeBadBefore: an untorn sheet's photo that is no image (a tester: exit 0, an
 // undecided ruling, and not a word on stderr) gives the undecided ruling, exit status 0
 // (a ruling was written, as audit does for a bad photo) and one line on stderr naming it.
