@@ -20,14 +20,16 @@ const judgePlayer = "player"
 
 // judgeOptions holds the parsed flags of `tearcam judge`.
 type judgeOptions struct {
-	IO       *IO
-	Before   string
-	After    string
-	Skills   string // comma-separated
-	Tear     string // kind:skill
-	Paper    string
-	Template string
-	JSON     bool
+	IO     *IO
+	Before string
+	After  string
+	Skills string // comma-separated
+	Tear   string // kind:skill
+	Paper  string
+	// PaperGiven: --paper was given. Without it A4 is assumed, and the ruling says so.
+	PaperGiven bool
+	Template   string
+	JSON       bool
 
 	// NewPipeline starts vision and OCR (a fake in tests).
 	NewPipeline func() (pipeline, error)
@@ -48,6 +50,7 @@ usage, 1 for anything else.`,
 		Example: `  tearcam judge --before ann-0.jpg --after ann-1.jpg --skills "Swordsmanship,Investigation,Tea Ceremony,Hopscotch,Archery,Cooking" --tear use:Swordsmanship --json`,
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.PaperGiven = cmd.Flags().Changed("paper")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -119,7 +122,7 @@ func (opts *judgeOptions) manifest() (*session.Manifest, error) {
 			return nil, usageErrorf("%s %s: not a regular file", p.flag, p.path)
 		}
 	}
-	return &session.Manifest{File: "judge", Dir: ".", PaperName: paper.Name, Paper: paper, TemplateRef: opts.Template,
+	return &session.Manifest{File: "judge", Dir: ".", PaperName: paper.Name, PaperAssumed: !opts.PaperGiven, Paper: paper, TemplateRef: opts.Template,
 		Template: tpl, Players: []session.Player{{Name: judgePlayer, Skills: skills, Sheet: opts.Before, Tears: []session.Tear{t}}}}, nil
 }
 
@@ -151,6 +154,20 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
+	if m.PaperAssumed {
+		// Said in the ruling (its notes, a line under the table), not on stderr: judge's
+		// stderr is one line per bad photo, and tests outside the project read it.
+		note := paperAssumedNote(m.PaperName)
+		for i := range res.Rulings.Players {
+			for j := range res.Rulings.Players[i].Tears {
+				t := &res.Rulings.Players[i].Tears[j]
+				t.Notes = append(t.Notes, note)
+			}
+		}
+		if table != nil {
+			fmt.Fprintf(opts.IO.Out, "  %3s  %s\n", "", note)
+		}
+	}
 	if opts.JSON {
 		if err := writeRulings(opts.IO, "-", res.Rulings); err != nil {
 			return err
@@ -158,6 +175,13 @@ func runJudge(ctx context.Context, opts *judgeOptions) error {
 	}
 	warnBadPhotos(opts.IO, res)
 	return nil
+}
+
+// paperAssumedNote says that judge assumed paper (the --paper default) as none was given: A4
+// and US letter look alike in a photo (the sheet's shape differs by 9%), and a letter sheet
+// measured as A4 is 6% off in height and 3% in width.
+func paperAssumedNote(paper string) string {
+	return fmt.Sprintf("paper assumed %s (--paper not given): a US letter sheet looks alike in a photo and would be measured at the wrong scale (6%% in height): give --paper a4 or --paper letter", paper)
 }
 
 // judgeGMAdvice is how the GM records a ruling after judge, where an undecided reason's

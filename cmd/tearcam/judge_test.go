@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,6 +65,32 @@ func TestJudgeTableAndBadPhoto(t *testing.T) {
 	assert.Contains(t, stdout, "letters left (as before this tear): Archery 7?, Cooking 7?")
 	assert.Equal(t, "tearcam: "+bad+": not a readable image (player's tear 1 is ruled undecided)\n", stderr,
 		"one line naming the file, as audit prints it")
+}
+
+// TestJudgePaperAssumed: without --paper, judge measures the sheet as A4 (the flag's default)
+// and says so in the ruling's notes and under the table, not on stderr (one line per bad
+// photo there): A4 and US letter look alike in a photo. With --paper given, nothing is said.
+func TestJudgePaperAssumed(t *testing.T) {
+	before, after, _ := judgePhotos(t)
+	const note = "paper assumed a4 (--paper not given): a US letter sheet looks alike in a photo and would be measured at the wrong scale (6% in height): give --paper a4 or --paper letter"
+	for _, tc := range []struct {
+		paper []string
+		want  bool
+	}{{nil, true}, {[]string{"--paper", "a4"}, false}, {[]string{"--paper", "letter"}, false}} {
+		args := append([]string{"--before", before, "--after", after, "--skills", "Archery", "--tear", "use:Archery"}, tc.paper...)
+		code, stdout, stderr := execute(t, fakeJudge, append(args, "--json")...)
+		require.Equal(t, 0, code, stderr)
+		assert.Empty(t, stderr, "%v", tc.paper)
+		var doc judge.Rulings
+		require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+		assert.Equal(t, tc.want, slices.Contains(doc.Players[0].Tears[0].Notes, note), "%v: %q", tc.paper, doc.Players[0].Tears[0].Notes)
+
+		code, stdout, stderr = execute(t, fakeJudge, args...)
+		require.Equal(t, 0, code, stderr)
+		assert.Empty(t, stderr, "%v", tc.paper)
+		assert.Equal(t, tc.want, strings.HasSuffix(stdout, "\n       "+note+"\n"), "%v: %s", tc.paper, stdout)
+		assert.Equal(t, tc.want, strings.Contains(stdout, "paper assumed"), "%v: %s", tc.paper, stdout)
+	}
 }
 
 // TestJudgeGMAdvice: an undecided ruling's advice to the GM says what a judge user can do;
