@@ -17,6 +17,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tearcam/judge"
+	"tearcam/report"
 )
 
 //go:embed page.html
@@ -28,8 +29,9 @@ var pageHTML []byte
 //	GET /                   the page (refreshes itself)
 //	GET /frame.jpg          the latest frame, as JPEG
 //	GET /live.mjpg          the frames as an MJPEG stream (multipart/x-mixed-replace)
-//	GET /rulings.json       the rulings so far (DESIGN.md rulings schema) plus "status" and
+//	GET /rulings.json       the rulings so far (DESIGN.md rulings schema) plus "status",
 //	                        "waiting" (Event.Waiting: the tear each player's next sheet is for)
+//	                        and "annotation_key" (report.AnnotationKey, the images' colours)
 //	GET /annotated/P/I.jpg  the annotated image of player P's (0-based) tear I (1-based)
 type Page struct {
 	// FrameEvery is the shortest time between two live frames encoded (0: 200 ms).
@@ -217,7 +219,10 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Waiting   []string `json:"waiting"`
 			Frame     int      `json:"frame"`
 			Annotated []string `json:"annotated"`
-		}{Rulings: p.doc, Status: p.status, Waiting: append([]string{}, p.waiting...), Frame: p.frameNo}
+			// AnnotationKey: what the annotated images' colours mean, as the report's
+			// caption says it (a tester: the page had no key).
+			AnnotationKey string `json:"annotation_key"`
+		}{Rulings: p.doc, Status: p.status, Waiting: append([]string{}, p.waiting...), Frame: p.frameNo, AnnotationKey: report.AnnotationKey}
 		for k := range p.annotated {
 			body.Annotated = append(body.Annotated, k)
 		}

@@ -21,6 +21,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tearcam/judge"
+	"tearcam/report"
 	"tearcam/template"
 )
 
@@ -80,6 +81,9 @@ func TestPageShowsRulingInChromium(t *testing.T) {
 	assert.Contains(t, text, "frame:")
 	assert.Equal(t, 640, liveWidth, "live frame shown at its width")
 	assert.Greater(t, annWidth, 0, "annotated image shown")
+	caption, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.ruling figcaption`)))
+	require.NoError(t, err)
+	assert.Equal(t, "annotated: "+report.AnnotationKey, caption, "the colours' key under the annotated image, as in the report")
 }
 
 func TestPageEndpoints(t *testing.T) {
@@ -118,6 +122,7 @@ func TestPageEndpoints(t *testing.T) {
 	assert.Contains(t, string(b), `"name":"Ann"`)
 	assert.Contains(t, string(b), `"annotated":["0/1"]`)
 	assert.Contains(t, string(b), `"frame":7`)
+	assert.Contains(t, string(b), `"annotation_key":`+strconv.Quote(report.AnnotationKey), "the report's key of the images' colours")
 	code, _, b = get("/annotated/0/1.jpg")
 	assert.Equal(t, http.StatusOK, code)
 	assert.Equal(t, "\xff\xd8jpeg", string(b))
