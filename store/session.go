@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"tearcam/judge"
 )
@@ -190,9 +192,9 @@ func (db *DB) FindPlayer(ctx context.Context, session, name string) (Player, err
 	err := db.db.QueryRowContext(ctx, q, name, name, session, session, name).Scan(&p.ID, &p.SessionID, &p.Name, &p.Position, &p.Tears, &sha, &path)
 	if errors.Is(err, sql.ErrNoRows) {
 		if session == "" {
-			return p, fmt.Errorf("player %q: %w", name, ErrNotFound)
+			return p, fmt.Errorf("player %q: %w%s", name, ErrNotFound, db.playersIn(ctx, session))
 		}
-		return p, fmt.Errorf("player %q in session %s: %w", name, session, ErrNotFound)
+		return p, fmt.Errorf("player %q in session %s: %w%s", name, session, ErrNotFound, db.playersIn(ctx, session))
 	}
 	if err != nil {
 		return p, fmt.Errorf("find player %q: %w", name, err)
@@ -211,6 +213,36 @@ func (db *DB) FindPlayer(ctx context.Context, session, name string) (Player, err
 		p.Skills = append(p.Skills, s)
 	}
 	return p, rows.Err()
+}
+
+// playersIn names the players the database holds (in session, or in any session when it is
+// ""), for an error on a player not found: " (players: Ann, Breta)", " (no players)", or ""
+// when they cannot be read. At most 10 are named.
+func (db *DB) playersIn(ctx context.Context, session string) string {
+	rows, err := db.db.QueryContext(ctx, `SELECT DISTINCT p.name FROM players p JOIN sessions s ON s.id = p.session_id
+		WHERE ? = '' OR s.name = ? ORDER BY p.name LIMIT 11`, session, session)
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return ""
+		}
+		names = append(names, strconv.Quote(n))
+	}
+	if rows.Err() != nil {
+		return ""
+	}
+	switch {
+	case len(names) == 0:
+		return " (no players)"
+	case len(names) > 10:
+		names = append(names[:10], "...")
+	}
+	return " (players: " + strings.Join(names, ", ") + ")"
 }
 
 // Layout is the fresh sheet's letter layout found for a player, keyed by its inputs.

@@ -171,6 +171,10 @@ func TestPlayerStateAndEvents(t *testing.T) {
 
 	_, err = db.PlayerState(ctx, "", "Nobody")
 	assert.ErrorIs(t, err, store.ErrNotFound)
+	// A name typed wrong: the error names the players there are (a tester: "Bret" for Breta).
+	assert.EqualError(t, err, `player state: player "Nobody": not found (players: "Ann")`)
+	_, err = db.PlayerState(ctx, "other.yaml", "Ann")
+	assert.EqualError(t, err, `player state: player "Ann" in session other.yaml: not found (no players)`)
 	_, err = db.RecordEvent(ctx, store.Event{Player: "Nobody", Kind: "throw"})
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	_, err = db.RecordEvent(ctx, store.Event{Player: "Ann", Kind: "throw", Data: json.RawMessage(`{`)})
