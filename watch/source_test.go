@@ -113,6 +113,16 @@ func TestVideoWithoutSheet(t *testing.T) {
 	assert.Empty(t, res.Settled)
 	assert.Contains(t, log.String(), "Ann's fresh sheet was never seen")
 	assert.Contains(t, log.String(), "ended after 5 frames")
+
+	// A one-frame source (a photo given as --source): "1 frame", not "1 frames".
+	c1, err := OpenSource(path)
+	require.NoError(t, err)
+	defer c1.Close()
+	log.Reset()
+	cfg.Log = &log
+	_, err = Run(context.Background(), cfg, &fileOnly{&unplugged{Capture: c1, n: 1}}, &fakeReferee{}, strings.NewReader(""))
+	require.NoError(t, err)
+	assert.Contains(t, log.String(), "ended after 1 frame\n")
 }
 
 // fileOnly makes a Source not live.

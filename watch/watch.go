@@ -420,7 +420,7 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 	n := 0
 	for {
 		if ctx.Err() != nil {
-			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped after %d frames", src.Name(), n)}
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped after %s", src.Name(), count(n, "frame", "frames"))}
 		}
 		if !src.Read(&frame) {
 			if n == 0 {
@@ -428,10 +428,10 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 					err: fmt.Errorf("%s: no frame could be read: %w", src.Name(), ErrSourceMissing)}
 			}
 			if src.Live() {
-				return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped delivering frames after %d frames (unplugged?)", src.Name(), n),
-					err: fmt.Errorf("%s after %d frames: %w", src.Name(), n, ErrSourceStopped)}
+				return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped delivering frames after %s (unplugged?)", src.Name(), count(n, "frame", "frames")),
+					err: fmt.Errorf("%s after %s: %w", src.Name(), count(n, "frame", "frames"), ErrSourceStopped)}
 			}
-			return captureEnd{frames: n, reason: fmt.Sprintf("%s: ended after %d frames", src.Name(), n)}
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: ended after %s", src.Name(), count(n, "frame", "frames"))}
 		}
 		readAt := cfg.Now()
 		no := n + cfg.FirstFrame
@@ -512,7 +512,7 @@ func capture(ctx context.Context, cfg Config, src Source, settles chan<- settled
 			prevNo = -1
 		}
 		if cfg.OnFrame != nil && !cfg.OnFrame(no, frame, det.Phase(), st) {
-			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped by the user after %d frames", src.Name(), n)}
+			return captureEnd{frames: n, reason: fmt.Sprintf("%s: stopped by the user after %s", src.Name(), count(n, "frame", "frames"))}
 		}
 	}
 }
