@@ -33,7 +33,7 @@ th, td { overflow-wrap: normal; } th { white-space: nowrap; } td { overflow-wrap
 .out { color: #cf222e; font-weight: 600; }
 .tear { border: 1px solid var(--line); border-left: 6px solid var(--undecided); border-radius: 6px; padding: 10px; margin: 12px 0; }
 .tear.valid { border-left-color: var(--valid); } .tear.faux_pas { border-left-color: var(--faux); }
-.pics { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 8px; margin: 8px 0; }
+.pics { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 8px; margin: 8px 0; }
 figure { margin: 0; } figure img { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
 figcaption { font-size: .8rem; color: #57606a; }
 .sheet img { max-width: 320px; width: 100%; }

@@ -166,3 +166,40 @@ func TestSummaryFitsAPhone(t *testing.T) {
 	}
 	assert.Contains(t, texts, "in play")
 }
+
+// TestLoneImageNotFullWidth loads the report in headless Chromium at a laptop's width: a tear
+// with one image (a refused measurement keeps only the photo before it) shows it as wide as
+// one of a measured tear's three, not across the page (a tester: a lone "before" photo filled
+// the screen). The columns are the grid's; on a phone there is one column either way.
+func TestLoneImageNotFullWidth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s not found (install Debian's chromium)", chromiumPath)
+	}
+	p := samplePage()
+	img := photo(t, 360, 480)
+	p.Players[0].Tears = []Tear{{Before: img, After: img, Annotated: img}, {}, {Before: img}}
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	path := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelT()
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(900, 1000), chromedp.Navigate("file://"+path)))
+	// Each .pics block's first figure's width, as a share of the block's.
+	shares, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll(".pics")).map(
+		p => p.firstElementChild.getBoundingClientRect().width / p.getBoundingClientRect().width)`))
+	require.NoError(t, err)
+	require.Len(t, shares, 2, "tears 1 and 3 have images")
+	assert.Less(t, shares[0], 0.4, "a measured tear: three images side by side")
+	assert.InDelta(t, shares[0], shares[1], 0.01, "the lone image is as wide as one of three")
+}
