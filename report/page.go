@@ -91,10 +91,10 @@ details { font-size: .88rem; color: #57606a; }
 {{else if .Refused}}<p>Removed area, pieces, edge to edge, template fit: <strong>not measured</strong> (the measurement was refused).</p>
 {{else if ne (print .Verdict) "undecided"}}<p>Removed {{area .RemovedAreaMM2}} in {{pieces .Pieces}}; edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>
 {{else if gt .RemovedAreaMM2 0.0}}<p>As measured, for a ruling left undecided: removed {{area .RemovedAreaMM2}} in {{pieces .Pieces}}; edge to edge: {{yesno .EdgeToEdge}}; template fits: {{yesno .TemplateFits}}; full letters of the skill removed: {{.FullLettersRemoved}}.</p>{{end}}
-<div class="scroll"><table>
+{{if .Skills}}<div class="scroll"><table>
 <thead><tr><th>skill</th><th>letters left{{if .LettersAsBefore}} (as before this tear){{end}}</th></tr></thead>
 <tbody>{{range .Skills}}<tr{{if not .Available}} class="lost"{{end}}><td>{{.Name}}</td><td>{{.Remaining}}{{if not .Measured}}?{{end}}{{if not .Available}} (unavailable){{end}}</td></tr>{{end}}</tbody>
-</table></div>
+</table></div>{{end}}
 {{with legend .Skills}}<p class="unmeasured">{{.}}</p>{{end}}
 <p>{{if .OwedTears}}Tears owed: {{.OwedTears}}. {{end}}Paper left covers the template: {{if .Refused}}not measured{{else}}{{yesno .PaperFitsTemplate}}{{end}}.{{if .Out}} <span class="out">Out: {{words (print .OutReason)}}.</span>{{end}}</p>
 {{if or .Before .After .Annotated}}<div class="pics">

@@ -180,3 +180,23 @@ func TestGMRuling(t *testing.T) {
 		assert.Contains(t, html, want)
 	}
 }
+
+// TestDiscoveryNoEmptyTable: a player who declared no skills (discovery mode) gets the words
+// found, and no letters-left table with a header and no rows under each tear (a tester, as
+// the text table once printed an empty "letters left" line).
+func TestDiscoveryNoEmptyTable(t *testing.T) {
+	p := samplePage()
+	di := judge.PlayerRulings{Name: "Di",
+		Sheet: judge.SheetResult{Photo: "di-0.jpg", Found: true, Words: []judge.FoundWord{{Text: "Ted", Confidence: 0.97}}},
+		Tears: []judge.TearRuling{{Index: 1, Photo: "di-1.jpg", Kind: judge.KindUse, Skill: "hand", Verdict: judge.Undecided,
+			Faults: []judge.Fault{}, UndecidedReason: "no skills declared for Di", LettersAsBefore: true}}}
+	p.Rulings.Players = []judge.PlayerRulings{di}
+	p.Players = nil
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, p))
+	articles := strings.Split(buf.String(), "<article")[1:]
+	require.Len(t, articles, 1)
+	assert.Contains(t, articles[0], "Undecided: no skills declared for Di")
+	assert.NotContains(t, articles[0], "letters left")
+	assert.NotContains(t, articles[0], "<table>")
+}
