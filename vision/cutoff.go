@@ -199,8 +199,12 @@ func (s *SheetImage) UnknownMM2() float64 {
 }
 
 // FillFrom fills s's unknown region from a later photo of the same sheet in the same frame:
-// paper only shrinks, so where later shows paper (and knows it), s had paper too. It returns
-// the area filled (mm²). later is not modified.
+// paper only shrinks, so where later shows paper (and knows it), s had paper too. When later
+// had table cut out of its mask (cutUnshownInk) and fills s, s carries that cut's doubts
+// (tableCutDoubts): its desk passes for paper, and where no writing lies may still be taken
+// for paper (seed 11 case-011: ines-2, cut off, filled from ines-3; the hole of tear 2, in
+// which ines-2's own mask called 233 mm² of desk paper, was measured too small for the
+// template, for certain). It returns the area filled (mm²). later is not modified.
 func (s *SheetImage) FillFrom(later *SheetImage) float64 {
 	if s == nil || later == nil || len(s.unknown) == 0 || later.Mask.Empty() ||
 		later.Mask.Cols()*later.Mask.Rows() != len(s.unknown) {
@@ -217,6 +221,7 @@ func (s *SheetImage) FillFrom(later *SheetImage) float64 {
 	}
 	if n > 0 {
 		s.setMask(mb)
+		s.tableCut = max(s.tableCut, later.tableCut)
 	}
 	return float64(n) / (s.PxPerMM * s.PxPerMM)
 }
