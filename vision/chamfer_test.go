@@ -171,7 +171,7 @@ func TestFitWithinMatchesWhole(t *testing.T) {
 		for _, tp := range tpls {
 			want, err := FitTemplateDetail(m, ppm, tp)
 			require.NoError(t, err)
-			got, err := fitTemplateWithin(m, ppm, tp, box)
+			got, err := fitTemplateWithin(m, ppm, tp, box, 0)
 			require.NoError(t, err)
 			if got != want {
 				t.Errorf("case %d %s: window %+v, whole %+v", n, tp.Name, got, want)

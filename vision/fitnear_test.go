@@ -18,7 +18,9 @@ import (
 // call. Well outside it (d = 2 mm, 0.5 mm per side beyond the band) none may be: the 2 px/mm
 // search alone, which can understate a margin by 0.75 mm per side, called 6 of these 15 near.
 // (On the misfitting side, d -0.6 and -0.8 mm turned 14-62°, the 2 px/mm search calls a
-// certain misfit where it is near, before refineNear as after: it runs on near answers only.)
+// certain misfit where it is near; settleMisfit re-checks such misfits on the 4 px/mm grid
+// and makes 26 of these 30 near (all 15 of d = -0.6). A certain misfit there is right, only not
+// flagged: TestFitExactShapes checks that no certain answer is wrong.)
 // The reference rectFitsRect decides the fit.
 func TestFitNearBandEdges(t *testing.T) {
 	tpl := template.Default()

@@ -104,6 +104,9 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if d%2 == 0 {
 		d++
 	}
+	// The opening rounds the pieces' corners: a piece's template fit allows for a disc this
+	// large (mm; the kernel's radius and half a pixel for its digital outline).
+	openedMM := (float64(d)/2 + 0.5) / ppm
 	// Pad with non-paper before opening: OpenCV erodes as if the image went on past its
 	// border, which would keep slivers lying along the sheet's outer edge.
 	padded := gocv.NewMat()
@@ -392,7 +395,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		res.PieceOutlines = append(res.PieceOutlines, outline)
 		res.TearLines = append(res.TearLines, tears...)
 		if !res.TemplateFits {
-			fr, err := fitTemplateWithin(pmat, ppm, t, box)
+			fr, err := fitTemplateWithin(pmat, ppm, t, box, openedMM)
 			if err == nil {
 				if fr.Fits {
 					res.TemplateFits = true
