@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -59,7 +61,12 @@ type scores struct {
 	missedHow map[judge.Fault]map[string]int
 	wrong     []string
 	causes    map[string]int // why unambiguous tears were undecided
-	fallbacks []string       // tears registered to the previous photo
+	// weak: the tears undecided only for a weak read of the skill torn for, each with the
+	// read's confidence and whether the generator's truth has the location right;
+	// weakRight counts those right (every letter's centre on its letter).
+	weak      []string
+	weakRight int
+	fallbacks []string // tears registered to the previous photo
 }
 
 // undecidedCause sorts an undecided reason into a few causes, for the figures' log.
@@ -81,6 +88,10 @@ func undecidedCause(reason string) string {
 		return "already out"
 	case strings.Contains(reason, " in doubt: ") && !strings.Contains(reason, "the GM decides"): // judge: a measurement in doubt
 		return "measurement doubt"
+	case strings.Contains(reason, "(the skill torn for) was located by a weak read"):
+		return "weak read of the skill torn for"
+	case strings.Contains(reason, "(the skill torn for) may be another word's"):
+		return "skill torn for also reads elsewhere"
 	}
 	return "other"
 }
@@ -96,7 +107,7 @@ func newScores() *scores {
 
 // add compares one case's rulings with its truth. A tear is unambiguous when the truth does
 // not mark a measurement the ruling depends on as too close to call.
-func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
+func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings, locs map[string]freshLoc) {
 	for i, pt := range truth.Players {
 		var pr judge.PlayerRulings
 		if i < len(doc.Players) {
@@ -135,7 +146,15 @@ func (s *scores) add(name string, truth *synth.Truth, doc judge.Rulings) {
 					s.faultInDoubt++
 				} else if got.Verdict == judge.Undecided {
 					s.undecided++
-					s.causes[undecidedCause(got.UndecidedReason)]++
+					cause := undecidedCause(got.UndecidedReason)
+					s.causes[cause]++
+					if cause == "weak read of the skill torn for" {
+						w, right := weakCheck(pt, tt.Skill, got.UndecidedReason, locs)
+						if right {
+							s.weakRight++
+						}
+						s.weak = append(s.weak, fmt.Sprintf("%s: %s", id, w))
+					}
 				} else {
 					s.wrongDecided++
 				}
@@ -206,6 +225,122 @@ func faultLeftInDoubt(got, want judge.TearRuling) bool {
 	return len(rest) < len(want.Faults) && len(rest) > 0 && slices.Equal(got.Faults, rest)
 }
 
+// freshLoc is what ocr/ located on a player's fresh sheet, with the map from photo pixels
+// to the frame its layouts are in.
+type freshLoc struct {
+	layouts []judge.SkillLayout
+	toFrame func(x, y float64) judge.Point
+}
+
+// recordingReader is a Reader that keeps each fresh sheet's layouts, by declared skills.
+type recordingReader struct {
+	referee.Reader
+	mu   sync.Mutex
+	locs map[string]freshLoc
+}
+
+func skillsKey(skills []string) string { return strings.Join(skills, "\x00") }
+
+func (r *recordingReader) Locate(sh referee.Sheet, skills []string) ([]judge.SkillLayout, error) {
+	lays, err := r.Reader.Locate(sh, skills)
+	if err != nil {
+		return lays, err
+	}
+	toFrame, ferr := referee.FreshToFrame(sh)
+	if ferr != nil {
+		return lays, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := skillsKey(skills)
+	if _, dup := r.locs[k]; dup {
+		r.locs[k] = freshLoc{} // two sheets with the same skills: which is whose is not known
+	} else {
+		r.locs[k] = freshLoc{layouts: lays, toFrame: toFrame}
+	}
+	return lays, err
+}
+
+var weakPercent = regexp.MustCompile(`was located by a weak read \((\d+)%\)`)
+
+// weakCheck says whether the fresh sheet's location of skill (the skill torn for) is
+// right by the generator's truth: every letter's centre inside its own letter's true
+// outline grown by 1 mm. It describes the read and the check.
+func weakCheck(pt synth.PlayerTruth, skill, reason string, locs map[string]freshLoc) (string, bool) {
+	pc := "?"
+	if m := weakPercent.FindStringSubmatch(reason); m != nil {
+		pc = m[1] + "%"
+	}
+	names := make([]string, len(pt.Skills))
+	k := -1
+	for i, sk := range pt.Skills {
+		names[i] = sk.Name
+		if strings.EqualFold(sk.Name, skill) {
+			k = i
+		}
+	}
+	loc := locs[skillsKey(names)]
+	if k < 0 || loc.toFrame == nil || k >= len(loc.layouts) {
+		return fmt.Sprintf("%q at %s: location not recorded", skill, pc), false
+	}
+	lay, st := loc.layouts[k], pt.Skills[k]
+	if len(lay.Letters) != len(st.Letters) {
+		return fmt.Sprintf("%q at %s (%s): %d letters located, truth %d: wrong", skill, pc, st.Font, len(lay.Letters), len(st.Letters)), false
+	}
+	marks := ""
+	right := true
+	for i, le := range lay.Letters {
+		var q []judge.Point
+		for _, p := range st.Letters[i].OutlineMM {
+			h := pt.Sheet.Homography.Apply(synth.Pt{X: p[0], Y: p[1]})
+			q = append(q, loc.toFrame(h.X, h.Y))
+		}
+		if len(le.Outline) > 0 && nearPolygon(q, centre(le.Outline), 1) {
+			marks += st.Letters[i].Char
+		} else {
+			marks += "*"
+			right = false
+		}
+	}
+	verdict := "right"
+	if !right {
+		verdict = "WRONG"
+	}
+	return fmt.Sprintf("%q at %s (%s, identity %.0f%%): letters %s: %s", skill, pc, st.Font, 100*lay.Identity, marks, verdict), right
+}
+
+// centre is the mean of an outline's points.
+func centre(ps []judge.Point) judge.Point {
+	var c judge.Point
+	for _, p := range ps {
+		c.X += p.X
+		c.Y += p.Y
+	}
+	c.X /= float64(len(ps))
+	c.Y /= float64(len(ps))
+	return c
+}
+
+// nearPolygon reports whether p lies inside the polygon q or within d of its edges.
+func nearPolygon(q []judge.Point, p judge.Point, d float64) bool {
+	in := false
+	for i, j := 0, len(q)-1; i < len(q); j, i = i, i+1 {
+		a, b := q[i], q[j]
+		if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
+			in = !in
+		}
+		dx, dy := b.X-a.X, b.Y-a.Y
+		t := 0.0
+		if l := dx*dx + dy*dy; l > 0 {
+			t = math.Max(0, math.Min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l))
+		}
+		if math.Hypot(a.X+t*dx-p.X, a.Y+t*dy-p.Y) <= d {
+			return true
+		}
+	}
+	return in
+}
+
 func abs(a int) int {
 	if a < 0 {
 		return -a
@@ -266,6 +401,12 @@ func (s *scores) report(tb testing.TB) {
 	for _, c := range causes {
 		tb.Logf("undecided because %s: %d", c, s.causes[c])
 	}
+	if len(s.weak) > 0 {
+		tb.Logf("undecided only for a weak read: %d, the location right by the truth on %d", len(s.weak), s.weakRight)
+		for _, w := range s.weak {
+			tb.Log("  weak read: " + w)
+		}
+	}
 	for _, f := range s.fallbacks {
 		tb.Log("registered to the previous photo: " + f)
 	}
@@ -293,10 +434,11 @@ func TestSynthFigures(t *testing.T) {
 		require.NoError(t, err)
 		m, err := session.Load(filepath.Join(caseDir, "session.yaml"), session.Audit)
 		require.NoError(t, err)
-		r := &referee.Referee{Eye: cv, Reader: cv, Versions: store.Versions{Tearcam: "test"}}
+		rec := &recordingReader{Reader: cv, locs: map[string]freshLoc{}}
+		r := &referee.Referee{Eye: cv, Reader: rec, Versions: store.Versions{Tearcam: "test"}}
 		res, err := r.Audit(context.Background(), m)
 		require.NoError(t, err)
-		s.add(filepath.Base(caseDir), truth, res.Rulings)
+		s.add(filepath.Base(caseDir), truth, res.Rulings, rec.locs)
 		if out := os.Getenv("TEARCAM_SYNTH_DUMP"); out != "" {
 			// The rulings of every case, for a closer look at the figures.
 			b, err := json.MarshalIndent(res.Rulings, "", " ")
