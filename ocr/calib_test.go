@@ -150,22 +150,11 @@ func calibAudit(t testing.TB, l *Locator, dir string) []calibRow {
 			names = append(names, sk.Name)
 		}
 		lays, evs := locateWithEvidence(t, l, fresh.Image, fresh.Mask, fresh.PxPerMM, names)
-		// The truth is in the generator's sheet frame, vision's frame may be turned: map
-		// through the photo (generator mm -> photo px -> vision mm).
-		toVis := photoToFrame(fresh)
 		for k, sk := range pt.Skills {
 			if lays[k].Located == 0 {
 				continue
 			}
-			truthQ := make([][]judge.Point, len(sk.Letters))
-			chars := make([]rune, len(sk.Letters))
-			for i, le := range sk.Letters {
-				for _, p := range le.OutlineMM {
-					q := pt.Sheet.Homography.Apply(synth.Pt{X: p[0], Y: p[1]})
-					truthQ[i] = append(truthQ[i], toVis(q.X, q.Y))
-				}
-				chars[i] = []rune(le.Char)[0]
-			}
+			truthQ, chars := truthInFrame(pt, sk, fresh), letterChars(sk)
 			rows = append(rows, calibRow{src: filepath.Base(dir) + "/" + filepath.Base(caseDir) + "/" + pt.Name, name: sk.Name,
 				ev: evs[k], conf: lays[k].Confidence, id: lays[k].Identity, score: scoreLetters(lays[k], truthQ, chars, sk.CapHeightMM), exact: evs[k].sim == 1})
 		}
@@ -223,14 +212,18 @@ func TestConfCalibDump(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\tidentity\n")
+	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\tidentity\tforced\tfconf\tfsim\tmarks\texact\n")
 	for _, r := range rows {
 		worst := 0.0
 		for _, h := range r.score.hd {
 			worst = math.Max(worst, h)
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\t%.3f\n", r.src, r.name, r.ev.sim, r.ev.margin,
-			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst, r.id)
+		ftext, fconf, fsim := "-", 0.0, 0.0
+		if f := r.ev.forced; f != nil {
+			ftext, fconf, fsim = f.text, f.conf, similarity(f.folded(), foldLetters(r.name))
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\t%.3f\t%s\t%.1f\t%.3f\t%s\t%s\n", r.src, r.name, r.ev.sim, r.ev.margin,
+			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst, r.id, ftext, fconf, fsim, r.score.marks, exactOf(r.ev))
 	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -326,4 +319,21 @@ func TestConfCalibration(t *testing.T) {
 		t.Fatalf("only %d skills located in %s", len(rows), dir)
 	}
 	reliability(t, rows, 0.9, 0.05, true)
+}
+
+// exactOf names the read mode and zoom of the evidence's exact read ("-": none).
+func exactOf(ev evidence) string {
+	if ev.exact == nil {
+		return "-"
+	}
+	return fmt.Sprintf("psm%s@%.2f/%.0f", ev.exact.psm, ev.exact.zoom, ev.exact.rd.conf)
+}
+
+// letterChars is the characters of the skill's letters (truth.json).
+func letterChars(sk synth.SkillTruth) []rune {
+	chars := make([]rune, len(sk.Letters))
+	for i, le := range sk.Letters {
+		chars[i] = []rune(le.Char)[0]
+	}
+	return chars
 }

@@ -53,7 +53,10 @@
 //     where joined letters meet) near the expected letter widths, where the ink is thin and
 //     the next letter's body starts (a joining stroke belongs to the letter it leaves).
 //     Tesseract's symbols place the letters they were read as (edit-distance alignment of the
-//     read with the name) and the dots place the i's and j's, both as soft priors. Each cut
+//     read with the name; a read not good is read again with only the name's letters
+//     allowed, in both modes and at 1.25 and 0.8 times the size, and the first such read that
+//     is the name exactly places them, one symbol per letter) and the dots place the i's and
+//     j's, both as soft priors. Each cut
 //     follows the least-ink path between the letters through the core band, words cut apart
 //     at the name's spaces when those stand out. Ink above and below the core band
 //     (ascenders, descender loops reaching back under a neighbour) goes, piece by piece, to
