@@ -142,10 +142,10 @@ func cutUnshownInk(fresh, s *SheetImage, whole bool) ([]byte, float64) {
 	// across the tear line, its writing showed, and the whole cut was undone). Its ink that
 	// shows as above is paper where it lies inkSeedMM or more from the group's missing ink,
 	// not grown, and where it is as dark against its surroundings as the fresh sheet's ink
-	// (inkDepthRatio, its mean over the group's ink seen within inkSeedMM, at least
-	// inkSeedDepth): the tear line's shadow on the desk under a torn-away stroke reads as
-	// ink too, but lighter (seed 8 case-015 goran-2: 0.4 to 0.7; the ink beside the bites of
-	// ines-3 and hana-3 mostly 0.8 to 1.1).
+	// (inkDepthRatio, its mean over each stroke of it, at least inkSeedDepth): the tear
+	// line's shadow on the desk under a torn-away stroke reads as ink too, but lighter (seed
+	// 8 case-015 goran-2: 0.4 to 0.7; the ink beside the bites of ines-3 and hana-3 mostly
+	// 0.8 to 1.1).
 	gone := make([]byte, w*h)
 	for i, v := range g.cand {
 		if v != 0 && bad[g.label[i]] && g.seen[i] == 0 {
@@ -166,9 +166,26 @@ func cutUnshownInk(fresh, s *SheetImage, whole bool) ([]byte, float64) {
 		}
 	}
 	if found {
-		md := boxMean(left, inkDepthRatio(fresh, s), w, h, sr)
+		// Stroke by stroke (8-connected): a stroke left on the paper runs into the tear
+		// line's shadow at its torn end, lighter there (seed 11 case-011 ines-4: without
+		// those ends as paper, the desk took the paper between a flourish's loops).
+		dr := inkDepthRatio(fresh, s)
+		lb := make([]byte, w*h)
 		for i, p := range left {
-			if p && md[i] >= inkSeedDepth {
+			if p {
+				lb[i] = 255
+			}
+		}
+		l, n := newMaskRuns(lb, w, h, true).labels(w, h, true)
+		sum, cnt := make([]float64, n), make([]int, n)
+		for i, p := range left {
+			if p {
+				sum[l[i]] += float64(dr[i])
+				cnt[l[i]]++
+			}
+		}
+		for i, p := range left {
+			if p && sum[l[i]] >= inkSeedDepth*float64(cnt[l[i]]) {
 				shown[i] = 255
 			}
 		}
@@ -286,7 +303,7 @@ const inkSeedMM = 1.5
 
 // inkSeedDepth: in a group whose writing is mostly missing, the ink cutUnshownInk takes for
 // paper is at least this dark against its surroundings, relative to the fresh sheet's ink
-// there (inkDepthRatio, a mean over inkSeedMM).
+// there (inkDepthRatio, a mean over each stroke).
 const inkSeedDepth = 0.6
 
 // inkSeenRaw is inkSeen not grown (frame layout, 255): the pixels of s's photo darker than
