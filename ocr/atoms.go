@@ -25,6 +25,19 @@ var (
 	emptyWeight = 2.0
 )
 
+// joinedUp reports whether the word of n letters is written joined-up and slanted, like a
+// script hand (see joinedEnds): more than 3 letters per mark (tiny marks aside), its strokes
+// at least joinedSlant off the vertical (shear, px along the line per px across).
+func (f *segFrame) joinedUp(marks []*atomMark, n int) bool {
+	big := 0
+	for _, am := range marks {
+		if !am.tiny {
+			big++
+		}
+	}
+	return n > 3*big && math.Abs(f.shear) >= joinedSlant
+}
+
 // tinyArea is the most ink (pixels) of a tiny mark (a dot, an accent: no letter of its own)
 // among marks of the given areas (sorted in place): a fifth of the median mark's.
 func tinyArea(areas []int) int {
@@ -103,7 +116,7 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 		marks[i] = am
 	}
 	mean := math.Max(1, sum/math.Max(1, float64(cnt)))
-	cursive := strokeEnd
+	cursive := strokeEnd || joinedEnds && f.joinedUp(marks, n)
 	// Where each letter is expected to start along the line, to bound the search.
 	start := make([]float64, n+1)
 	for i := range exp {

@@ -51,7 +51,8 @@
 //     is one mark, several marks, a gap (a letter with no ink found), or a piece of a mark
 //     holding joined letters, cut on the column profile of its core band (the x-height rows,
 //     where joined letters meet) near the expected letter widths, where the ink is thin and
-//     the next letter's body starts (a joining stroke belongs to the letter it leaves).
+//     the next letter's body starts (a joining stroke belongs to the letter it leaves; in a
+//     word written joined-up and slanted, a script hand, at the end of the thin stroke).
 //     Tesseract's symbols place the letters they were read as (edit-distance alignment of the
 //     read with the name; a read not good is read again with only the name's letters
 //     allowed, in both modes and at 1.25 and 0.8 times the size, and the first such read that

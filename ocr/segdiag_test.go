@@ -393,6 +393,14 @@ func segVariant(t *testing.T, name string) func() {
 			seamWindow = strokeEndWindow
 		}
 		return func() { strokeEnd, seamWindow, strokePos = o1, o2, o3 }
+	case "joined":
+		old := joinedEnds
+		joinedEnds = v != "0"
+		return func() { joinedEnds = old }
+	case "slant":
+		old := joinedSlant
+		joinedSlant = f
+		return func() { joinedSlant = old }
 	case "dotown":
 		old := dotOwners
 		dotOwners = v != "0"
