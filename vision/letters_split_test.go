@@ -45,13 +45,14 @@ func TestSplitDoubt(t *testing.T) {
 		// Removed letter above a cut one, within reach: removed or cut.
 		{"Do", [][]pt{box(10, 50-within-8, 50-within), box(10, 50-within+0.2, 56)}, []judge.LetterState{judge.LetterRemovedOrCut, judge.LetterCut}},
 		// The same, beyond reach: removed whole (before, any removed letter touching a cut
-		// one was "removed or cut").
-		{"Fo", [][]pt{box(25, 50-beyond-8, 50-beyond), box(25, 50-beyond+0.2, 56)}, []judge.LetterState{judge.LetterRemoved, judge.LetterCut}},
+		// one was "removed or cut"). The cut letter comes first in the word: a letter followed
+		// by a cut one is exitDoubt's (letters_exit_test.go).
+		{"oF", [][]pt{box(25, 50-beyond+0.2, 56), box(25, 50-beyond-8, 50-beyond)}, []judge.LetterState{judge.LetterCut, judge.LetterRemoved}},
 		// Beyond reach but within far, the letter's own ink (its leg) within the tear's
 		// uncertainty: removed or cut.
 		{"Lo", [][]pt{leg(40), box(42.5, 48.2, 56)}, []judge.LetterState{judge.LetterRemovedOrCut, judge.LetterCut}},
 		// The same letter without its leg: removed.
-		{"Jo", [][]pt{box(55, 40, 48), box(57.5, 48.2, 56)}, []judge.LetterState{judge.LetterRemoved, judge.LetterCut}},
+		{"oJ", [][]pt{box(57.5, 48.2, 56), box(55, 40, 48)}, []judge.LetterState{judge.LetterCut, judge.LetterRemoved}},
 		// A letter on the sheet below a cut one, within reach: on the sheet or cut (before,
 		// on the sheet for certain whatever its neighbour).
 		{"ok", [][]pt{box(70, 44, 50+within-0.2), box(70, 50+within, 50+within+8)}, []judge.LetterState{judge.LetterCut, judge.LetterOnSheetOrCut}},

@@ -130,9 +130,11 @@ func TestLetterStatesFromTruth(t *testing.T) {
 	t.Logf("%d letters: %d decided as the truth, %d in doubt", compared, decided, doubtful)
 	assert.Greater(t, compared, 100)
 	// 5 when the ink zone took the nearest pixel outside it; 3 before the split doubt covered
-	// letters on the sheet too (now also seed 14's 's' of Blacksmithing, on the sheet beside
-	// the cut 'm').
-	assert.LessOrEqual(t, doubtful, 4)
+	// letters on the sheet too (then also seed 14's 's' of Blacksmithing, on the sheet beside
+	// the cut 'm'); 4 before exitDoubt, which adds seed 14's 'k' of Blacksmithing (on the
+	// sheet, joined to the 's' the tear passes by): these outlines are the truth's, with no
+	// ocr/ error to cover, so such doubts are the rule's cost.
+	assert.LessOrEqual(t, doubtful, 5)
 }
 
 // TestInterpolateZoneStraightTear: a straight tear line (x = 60 px) through a letter's ink
