@@ -933,7 +933,11 @@ var strokeEnd = false
 // at 0.2: 89.2%, 67%; from seed 200 at 0.2: 84.2 -> 86.3%), letters right unchanged;
 // at 0.2 the rulings were the same tear by tear on the project set, lead-synth12 and
 // lead-synth13 (TestSynthFigures), and at 0.3 on the project set.
-var joinedEnds = true
+// Off again (twelfth session's end): landed beside exactRead (716eb1c) without a joint run,
+// it moved the cuts of an exact read's word: TestExactReadPlacesLetters' "Intimidation"
+// (DancingScript) came out I*timidation, its 'n' off its letter. Turning it on needs the
+// exact read's symbol cuts kept (or joinedEnds kept off them) and that test passing.
+var joinedEnds = false
 
 // joinedSlant is the least shear of a word joinedEnds applies to.
 var joinedSlant = 0.3
