@@ -61,26 +61,7 @@ func FitTemplate(region gocv.Mat, pxPerMM float64, t template.Template) (templat
 
 // FitTemplateDetail is FitTemplate with the near-fit test.
 func FitTemplateDetail(region gocv.Mat, pxPerMM float64, t template.Template) (FitResult, error) {
-	if region.Ptr() == nil || region.Empty() || region.Type() != gocv.MatTypeCV8UC1 {
-		return FitResult{}, fmt.Errorf("%w: fit region must be a non-empty CV_8UC1 mask", ErrBadInput)
-	}
-	if pxPerMM <= 0 {
-		return FitResult{}, fmt.Errorf("%w: pxPerMM %g", ErrBadInput, pxPerMM)
-	}
-	if err := t.Validate(); err != nil {
-		return FitResult{}, fmt.Errorf("%w: template: %v", ErrBadInput, err)
-	}
-	f := newFitter(region, pxPerMM, t, 0, 0)
-	res := f.detail()
-	if pxPerMM >= 2*fitPxPerMM {
-		switch {
-		case res.Near:
-			res = newFitterAt(region, pxPerMM, t, 0, 0, pxPerMM).refineNear(res)
-		case !res.Fits:
-			res = settleMisfit(f, region, pxPerMM, t, 0, 0, 0)
-		}
-	}
-	return res, nil
+	return fitOpened(region, pxPerMM, t, 0)
 }
 
 // fitTemplateWithin is FitTemplateDetail for a region whose non-zero pixels all lie in box
@@ -129,11 +110,11 @@ func fitTemplateWithin(region gocv.Mat, pxPerMM float64, t template.Template, bo
 	return res, nil
 }
 
-// fitOpened is FitTemplateDetail for a region opened with a disc of radius openedMM.
+// fitOpened is FitTemplateDetail for a region opened with a disc of radius openedMM (0: not
+// opened). A near fit is refined on the region's own grid when it is at least twice the fit
+// grid; a certain misfit is settled there too (settleMisfit), and on any grid when the region
+// was opened.
 func fitOpened(region gocv.Mat, pxPerMM float64, t template.Template, openedMM float64) (FitResult, error) {
-	if openedMM <= 0 {
-		return FitTemplateDetail(region, pxPerMM, t)
-	}
 	if region.Ptr() == nil || region.Empty() || region.Type() != gocv.MatTypeCV8UC1 {
 		return FitResult{}, fmt.Errorf("%w: fit region must be a non-empty CV_8UC1 mask", ErrBadInput)
 	}
@@ -143,12 +124,13 @@ func fitOpened(region gocv.Mat, pxPerMM float64, t template.Template, openedMM f
 	if err := t.Validate(); err != nil {
 		return FitResult{}, fmt.Errorf("%w: template: %v", ErrBadInput, err)
 	}
+	fine := pxPerMM >= 2*fitPxPerMM
 	f := newFitter(region, pxPerMM, t, 0, 0)
 	res := f.detail()
 	switch {
-	case res.Near && pxPerMM >= 2*fitPxPerMM:
+	case res.Near && fine:
 		res = newFitterAt(region, pxPerMM, t, 0, 0, pxPerMM).refineNear(res)
-	case !res.Fits && !res.Near:
+	case !res.Fits && !res.Near && (fine || openedMM > 0):
 		res = settleMisfit(f, region, pxPerMM, t, 0, 0, openedMM)
 	}
 	return res, nil
