@@ -279,7 +279,7 @@ func (c *Character) CanUse(skill string) error {
 		return fmt.Errorf("%s may have lost %q: no letter is left where a weak read (%.0f%%) located it on the fresh sheet; the GM confirms where it is written: %w", c.name, c.skills[i].name, 100*c.skills[i].confidence, ErrSkillLost)
 	}
 	if c.skills[i].remaining() == 0 {
-		return fmt.Errorf("%s has lost %q (no full letter left): %w", c.name, c.skills[i].name, ErrSkillLost)
+		return fmt.Errorf("%s: %q has no full letter left: %w", c.name, c.skills[i].name, ErrSkillLost)
 	}
 	return nil
 }
@@ -314,9 +314,9 @@ func (c *Character) Validate(t Tear) error {
 	}
 	if c.skills[i].remaining() == 0 {
 		if t.Kind != KindUse {
-			return fmt.Errorf("%s has lost %q: the GM must name a skill with letters left: %w", c.name, c.skills[i].name, ErrSkillLost)
+			return fmt.Errorf("%s: %q has no full letter left: the GM must name a skill with letters left: %w", c.name, c.skills[i].name, ErrSkillLost)
 		}
-		return fmt.Errorf("%s has lost %q: it cannot be used: %w", c.name, c.skills[i].name, ErrSkillLost)
+		return fmt.Errorf("%s: %q has no full letter left: it cannot be used: %w", c.name, c.skills[i].name, ErrSkillLost)
 	}
 	return nil
 }

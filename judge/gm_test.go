@@ -354,7 +354,7 @@ func TestGMZeroStaysCertain(t *testing.T) {
 		hop2Measured bool
 		lostFor      string // CanUse("Hop") error text, as expected after tear 2
 	}{
-		{"the GM ruled Hop 0", &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 0}}, true, `Ann has lost "Hop"`},
+		{"the GM ruled Hop 0", &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 0}}, true, `Ann: "Hop" has no full letter left`},
 		{"the GM ruled the verdict only (control)", &GMRuling{Verdict: Valid}, false, `Ann may have lost "Hop"`},
 		{"no GM ruling (control)", nil, false, `Ann may have lost "Hop"`},
 	}
@@ -429,6 +429,51 @@ func TestGMAdviceFitsTheMode(t *testing.T) {
 			r := c.Rule(2, use("Hop"), doubt)
 			require.Equal(t, Undecided, r.Verdict)
 			assert.True(t, strings.HasSuffix(r.UndecidedReason, tc.want), r.UndecidedReason)
+		})
+	}
+}
+
+// TestGMCountOutlivesAContradictedLayout: the GM counted letters of a skill left where the
+// fresh sheet's weak read had placed them on paper a tear took (the read was on another
+// word). A later measurement of those places says "gone before this tear"; the GM's count
+// stands, not certain, and stays on later tears, rather than falling to "0?" without a word
+// of the GM's count (a tester: "Text 4" by the GM on tear 2, "Text 0?" on tear 3).
+func TestGMCountOutlivesAContradictedLayout(t *testing.T) {
+	weakHop := func() *Character {
+		weak := layout("Hop")
+		weak.Confidence = 0.3
+		return NewCharacterFromLayouts("Ann", []SkillLayout{weak, layout("Axe")})
+	}
+	tests := []struct {
+		name    string
+		gm      *GMRuling
+		hopLeft int  // Hop's letters left after tears 2 and 3
+		noted   bool // tear 2 notes the GM's count
+	}{
+		{"the GM counted Hop 3", &GMRuling{Verdict: FauxPas, Faults: []Fault{FaultNoFullLetter}, Remaining: map[string]int{"Hop": 3}}, 3, true},
+		{"the GM counted Hop 2", &GMRuling{Verdict: Valid, Remaining: map[string]int{"Hop": 2}}, 2, true},
+		{"the GM ruled the verdict only (control)", &GMRuling{Verdict: Valid}, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := weakHop()
+			r1 := c.RuleGM(1, damage("Hop"), meas("RCC", "OOO"), tc.gm)
+			require.Equal(t, tc.hopLeft, r1.Skills[0].Remaining, "tear 1: the GM's count, or as measured (all removed or cut)")
+			r2 := c.RuleGM(2, use("Axe"), meas("GGG", "ROO"), nil)
+			assert.Equal(t, Valid, r2.Verdict, "tear 2: A of Axe removed whole; Hop is not the skill torn for")
+			assert.Equal(t, SkillState{"Hop", tc.hopLeft, tc.hopLeft > 0, false}, r2.Skills[0], "tear 2: Hop")
+			assert.Equal(t, SkillState{"Axe", 2, true, true}, r2.Skills[1], "tear 2: Axe")
+			gmNote := false
+			for _, n := range r2.Notes {
+				if strings.Contains(n, "the GM counted") && strings.Contains(n, `"Hop"`) {
+					gmNote = true
+				}
+			}
+			assert.Equal(t, tc.noted, gmNote, "tear 2 notes: %q", r2.Notes)
+			r3 := c.RuleGM(3, use("Axe"), meas("GGG", "GRO"), nil)
+			assert.Equal(t, Valid, r3.Verdict, "tear 3: x of Axe removed whole")
+			assert.Equal(t, SkillState{"Hop", tc.hopLeft, tc.hopLeft > 0, false}, r3.Skills[0], "tear 3: Hop")
+			assert.Equal(t, SkillState{"Axe", 1, true, true}, r3.Skills[1], "tear 3: Axe")
 		})
 	}
 }

@@ -229,6 +229,11 @@ func (c *Character) applyLetters(d decision) {
 			c.skills[i].staleSince = 0
 			c.skills[i].gmConfirmed, c.skills[i].gmPicked = false, false
 		}
+		for j, u := range d.unlocated[i] {
+			if u {
+				c.skills[i].located[j] = false
+			}
+		}
 	}
 }
 
@@ -312,6 +317,9 @@ type decision struct {
 	lettersDoubted bool
 	left           [][]bool // per skill, its letters left after the tear; nil: unchanged
 	doubtful       [][]bool // per skill, letters counted as left that were measured ambiguous
+	// unlocated: per skill, letters whose place on the fresh sheet the GM's count has
+	// contradicted; from this tear on they count as not located (left until the GM says).
+	unlocated [][]bool
 	// advice: what the GM looks at to settle the doubts in undecided (advise).
 	advice []string
 }
@@ -360,6 +368,7 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 	}
 	d.left = make([][]bool, len(c.skills))
 	d.doubtful = make([][]bool, len(c.skills))
+	d.unlocated = make([][]bool, len(c.skills))
 	var tooClose []string // located letters of the counted skill(s) too close to call, and why
 	anyRemovedState := false
 	unlocatedUnknown := false   // a never-located letter that could count for no_full_letter is unknown
@@ -413,6 +422,32 @@ func (c *Character) decide(t Tear, m Measurement) decision {
 				}
 			case LetterCut:
 			case LetterGone:
+				if !s.located[j] {
+					// Not located (or its place contradicted by the GM's count): its
+					// outline is not its letter, so it is counted as left.
+					left[j] = true
+					if counts {
+						unlocatedUnknown = true
+					}
+					continue
+				}
+				if s.gmConfirmed && !s.gmPicked {
+					// The GM counted this letter left after the last ruled tear, yet
+					// this measurement says it was not on the sheet before this tear: the
+					// place where the fresh sheet's layout put it is not the letter's. The
+					// GM's word stands; from now on the letter is not located (counted as
+					// left, its skill's count flagged) until the GM counts again.
+					left[j] = true
+					if d.unlocated[i] == nil {
+						d.unlocated[i] = make([]bool, len(s.left))
+					}
+					d.unlocated[i][j] = true
+					if counts {
+						unlocatedUnknown = true
+					}
+					d.notes = append(d.notes, fmt.Sprintf("%s is measured gone before this tear, but the GM counted %d %s of %q left at the last ruling: counted as left, where it is written not known", letterName(j, runes, s.name), s.gmCount, pluralWord(s.gmCount, "letter", "letters"), s.name))
+					continue
+				}
 				how := "lost in an earlier undecided tear"
 				if s.doubtful != nil && s.doubtful[j] {
 					how = "counted as left after an earlier tear that passed too close to call it"

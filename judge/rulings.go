@@ -125,7 +125,7 @@ func (s Standing) CanUse(skill string) error {
 	for _, k := range s.Skills {
 		if k.Name == skill || strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(skill)) {
 			if k.Remaining <= 0 {
-				return fmt.Errorf("%s has lost %q (no full letter left): %w", s.Name, k.Name, ErrSkillLost)
+				return fmt.Errorf("%s: %q has no full letter left: %w", s.Name, k.Name, ErrSkillLost)
 			}
 			return nil
 		}

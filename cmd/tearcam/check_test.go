@@ -308,7 +308,7 @@ func TestRunCheckJSONAndRecord(t *testing.T) {
 	assert.Equal(t, rep.Check.Roll.Dice, rep2.Check.Roll.Dice)
 
 	for _, tc := range []struct{ player, skill, want string }{
-		{"Ann", "Hopscotch", `Ann has lost "Hopscotch"`},
+		{"Ann", "Hopscotch", `Ann: "Hopscotch" has no full letter left`},
 		{"Ann", "Poetry", `but that count is not certain: a weak read at 21% located "Poetry" on the fresh sheet, so the letters counted gone may be another word's; if the GM sees a full letter of "Poetry" on the sheet, run again with --gm-confirms`},
 		{"Bo", "Cooking", "Bo is out"},
 		{"Ann", "Juggling", "no skill"},

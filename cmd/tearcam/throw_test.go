@@ -350,7 +350,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	}{
 		{"available skill", "Ann", "Archery", ""},
 		{"skill name as spoken", "Ann", "archery", ""},
-		{"lost skill", "Ann", "Hopscotch", `Ann has lost "Hopscotch"`},
+		{"lost skill", "Ann", "Hopscotch", `Ann: "Hopscotch" has no full letter left`},
 		{"lost by a count not certain", "Ann", "poetry", `Ann has no full letter of "Poetry" left by tearcam's count, but that count is not certain: a weak read at 21% located "Poetry" on the fresh sheet, so the letters counted gone may be another word's; if the GM sees a full letter of "Poetry" on the sheet, run again with --gm-confirms`},
 		{"unknown skill", "Ann", "Juggling", `Ann has no skill "Juggling"`},
 		{"out", "Bo", "Cooking", "Bo is out (last_ditch)"},
@@ -435,7 +435,7 @@ func TestRunThrowCharacter(t *testing.T) {
 	o.Choices, o.GMChoices = []string{"swords"}, []string{"scrolls"}
 	err := runThrow(o)
 	assert.Equal(t, 2, ExitCode(err))
-	assert.ErrorContains(t, err, `Ann has lost "Hopscotch" (no full letter left)`)
+	assert.ErrorContains(t, err, `Ann: "Hopscotch" has no full letter left: skill lost`)
 
 	// A record that fails is an error, and nothing is reported.
 	stub = newRollStub()
