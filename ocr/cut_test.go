@@ -39,4 +39,17 @@ func TestCutAtStrokeEnd(t *testing.T) {
 			}
 		})
 	}
+	// The first letter's entry stroke is no join: the I of a rendered "Intimidation"
+	// (DancingScript-Bold, seed 10 case-014; about 11 px in a typical column) rises from a
+	// hairline over columns 0-4 and leaves by one over columns 11-14 to the n, whose body
+	// starts at column 15. Cut at the entry stroke's end (column 4), the I would be 4
+	// columns wide and the n would take the I's body (I*timidation with joinedEnds,
+	// TestExactReadPlacesLetters); the end of the stroke to the n must cost less.
+	t.Run("entry stroke", func(t *testing.T) {
+		prof := []float64{1, 4, 5, 5, 6, 14, 17, 19, 21, 20, 16, 8, 6, 5, 5, 12, 14, 12, 12, 11}
+		cc := cutCosts(prof, 11, 3, strokeEnd)
+		if cc[14] >= cc[4] {
+			t.Errorf("a cut at the end of the stroke to the n costs %.2f, at the end of the entry stroke %.2f (costs %.2f): want less", cc[14], cc[4], cc)
+		}
+	})
 }

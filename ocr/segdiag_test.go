@@ -544,7 +544,8 @@ func oracleGroups(c segCase, overlap bool) [][]int32 {
 
 // sideTally counts in side[fam] the ink pixels this package gives to an earlier (later)
 // letter than the truth's partition does, in all and on the core band: which way the cuts
-// err. With OCR_SEGDIAG_SIDEDUMP=dir and dump, a DancingScript word's ink is drawn there,
+// err. With OCR_SEGDIAG_SIDEDUMP=dir and dump, a word's ink (of the family
+// OCR_SEGDIAG_SIDEFAM, DancingScript by default) is drawn there,
 // its letters in two greys, blue where a pixel went to an earlier letter, red a later one.
 func sideTally(side map[string]*[4]int, c segCase, fam string, dump bool) {
 	parts, _, _, _ := c.im.letterParts(c.v, c.truth.Name)
@@ -561,7 +562,11 @@ func sideTally(side map[string]*[4]int, c segCase, fam string, dump bool) {
 	}
 	f := &segFrame{im: c.im, rg: rg, shear: estimateShear(c.im, rg)}
 	f.setCore()
-	if d := os.Getenv("OCR_SEGDIAG_SIDEDUMP"); d != "" && dump && fam == "Dancing" {
+	dumpFam := os.Getenv("OCR_SEGDIAG_SIDEFAM")
+	if dumpFam == "" {
+		dumpFam = "Dancing"
+	}
+	if d := os.Getenv("OCR_SEGDIAG_SIDEDUMP"); d != "" && dump && fam == dumpFam {
 		x0, y0, x1, y1 := c.im.w, c.im.h, 0, 0
 		for _, p := range rg.pix {
 			x, y := int(p)%c.im.w, int(p)/c.im.w
