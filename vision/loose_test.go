@@ -253,13 +253,13 @@ func looseRuling(t *testing.T, s *looseScene) (m judge.Measurement, r judge.Tear
 	}
 	defer after.Close()
 	w, h := after.Mask.Cols(), after.Mask.Rows()
-	ss := seamLines(freshGray(s.fresh), sheetBGR(after, w, h), s.fresh.Mask.ToBytes(), after.Mask.ToBytes(), w, h, after.PxPerMM)
+	ss := seamLines(seamRef(s.fresh, w, h, after.PxPerMM), after.Image, s.fresh.Mask.ToBytes(), after.Mask.ToBytes(), w, h, after.PxPerMM)
 	for i, sm := range ss {
 		if i < 5 {
 			t.Logf("seam %v", sm)
 		}
 	}
-	t.Logf("loose seam: %v", looseSeam(ss, after.PxPerMM))
+	t.Logf("loose seam: %v", looseSeam(ss))
 	res, err := Measure(s.fresh, after, s.layouts, template.Default())
 	require.NoError(t, err)
 	defer res.Close()
@@ -361,7 +361,7 @@ func TestSeamDiag(t *testing.T) {
 						continue
 					}
 					w, h := after.Mask.Cols(), after.Mask.Rows()
-					ss := seamLines(freshGray(fresh), sheetBGR(after, w, h), fresh.Mask.ToBytes(), after.Mask.ToBytes(), w, h, after.PxPerMM)
+					ss := seamLines(seamRef(fresh, w, h, after.PxPerMM), after.Image, fresh.Mask.ToBytes(), after.Mask.ToBytes(), w, h, after.PxPerMM)
 					var d []string
 					for i, s := range ss {
 						if i < 3 {
@@ -369,7 +369,7 @@ func TestSeamDiag(t *testing.T) {
 						}
 					}
 					t.Logf("SEAM %s %s: %d seams %v", filepath.Base(dir), te.Photo.File, len(ss), d)
-					if ls := looseSeam(ss, after.PxPerMM); ls != nil {
+					if ls := looseSeam(ss); ls != nil {
 						t.Logf("LOOSE %s %s %s: %v", set, filepath.Base(dir), te.Photo.File, ls)
 					}
 					if out := os.Getenv("VISION_SEAMDUMP"); out != "" && len(ss) > 0 && ss[0].lengthMM >= 10 {

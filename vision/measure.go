@@ -522,10 +522,7 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	if after != before {
 		// A line across the paper that the fresh sheet does not have: the seam between the
 		// sheet and loose paper lying against it (seam.go).
-		if img == nil {
-			img = sheetBGR(after, w, h)
-		}
-		if s := looseSeam(seamLines(freshGray(before), img, bm, after.Mask.ToBytes(), w, h, ppm), ppm); s != nil {
+		if s := looseSeam(seamLines(seamRef(before, w, h, ppm), after.Image, bm, after.Mask.ToBytes(), w, h, ppm)); s != nil {
 			m.Doubts = append(m.Doubts, fmt.Sprintf("the photo shows a line across the paper at (%.0f, %.0f) mm, %.0f mm long, that the fresh sheet does not have: loose paper (the torn piece laid back against the sheet?) may lie where the paper mask sees the sheet", s.at.X/ppm, s.at.Y/ppm, s.lengthMM))
 		}
 		tr("x.seam")

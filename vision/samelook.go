@@ -63,6 +63,12 @@ type zoneCache struct {
 	w, h int
 	ppm  float64
 	zone []byte
+
+	// seamRef's, likewise
+	seamOnce     sync.Once
+	seamW, seamH int
+	seamPPM      float64
+	seam         []byte
 }
 
 // freshZone returns fresh's zoneCache, made on first use (Register hands it on).
