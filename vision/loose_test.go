@@ -50,7 +50,8 @@ func (s *looseScene) close() {
 // renderLoose renders sheet seed, photographs it untorn (Fresh), makes one tear of kind
 // (synth.State.Tear) and photographs the remnant with the removed piece lying where says:
 // turned by angleDeg about its centroid and moved shiftMM (against: outwards, from the sheet's
-// centre through the piece; apart and beside: to the right of the sheet). blank erases the
+// centre through the piece, or inwards over the remnant's edge when negative; apart and
+// beside: to the right of the sheet). blank erases the
 // piece's writing (a scrap of blank paper). shadow darkens the sheet's paper within 0.6 mm
 // of a piece lying on it by that fraction (its edge's shadow).
 func renderLoose(t *testing.T, seed int64, kind synth.TearKind, where looseWhere, angleDeg, shiftMM float64, blank bool, shadow float64, table string) *looseScene {
@@ -287,6 +288,7 @@ func TestLoosePieceNotSheet(t *testing.T) {
 		{101, synth.TearCorner, looseAgainst, 4, 1.5, true, 0, "wood"},
 		{102, synth.TearBite, looseAgainst, -3, 1, true, 0.06, "desk"},
 		{104, synth.TearBite, looseAgainst, 2, 0.5, false, 0.06, "dark_cloth"},
+		{108, synth.TearBite, looseAgainst, -2, -1.5, true, 0, "desk"}, // over the remnant's edge: no gap
 		{105, synth.TearCorner, looseApart, 20, 25, false, 0, "wood"},
 		{106, synth.TearBite, looseBeside, 0, 0, true, 0, "desk"},
 	}

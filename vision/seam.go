@@ -166,7 +166,7 @@ const (
 	seamMinMM   = 4.0  // reported from this long
 	seamScale   = 2    // the search runs at 1/seamScale of the frame's resolution
 	seamLongMM  = 10.0 // a seam between two pieces of paper is this long
-	seamWideMM  = 1.5  // ... and this wide on average (area / length)
+	seamWideMM  = 1.9  // ... and this wide on average (area / length)
 )
 
 // looseSeam returns the first of ss (longest first) long and wide enough to be the line
