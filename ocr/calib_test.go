@@ -212,7 +212,7 @@ func TestConfCalibDump(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\tidentity\tforced\tfconf\tfsim\tmarks\texact\n")
+	b.WriteString("src\tname\tsim\tmargin\tdiv\tcut\ttess\trival\treadlen\tnamelen\tconf\tlocated\tright\tworst\tidentity\tforced\tfconf\tfsim\tmarks\texact\tread\tsyms\tfsyms\n")
 	for _, r := range rows {
 		worst := 0.0
 		for _, h := range r.score.hd {
@@ -222,8 +222,12 @@ func TestConfCalibDump(t *testing.T) {
 		if f := r.ev.forced; f != nil {
 			ftext, fconf, fsim = f.text, f.conf, similarity(f.folded(), foldLetters(r.name))
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\t%.3f\t%s\t%.1f\t%.3f\t%s\t%s\n", r.src, r.name, r.ev.sim, r.ev.margin,
-			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst, r.id, ftext, fconf, fsim, r.score.marks, exactOf(r.ev))
+		rtext := "-"
+		if r.ev.read != nil {
+			rtext = r.ev.read.text
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%v\t%.1f\t%.3f\t%d\t%d\t%.3f\t%v\t%v\t%.2f\t%.3f\t%s\t%.1f\t%.3f\t%s\t%s\t%s\t%s\t%s\n", r.src, r.name, r.ev.sim, r.ev.margin,
+			r.ev.div, r.ev.cut, r.ev.tess, r.ev.rival, r.ev.readLen, r.ev.nameLen, r.conf, r.score.located, r.score.lettersRight, worst, r.id, ftext, fconf, fsim, r.score.marks, exactOf(r.ev), rtext, symsOf(r.ev.read), symsOf(r.ev.forced))
 	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -336,4 +340,16 @@ func letterChars(sk synth.SkillTruth) []rune {
 		chars[i] = []rune(le.Char)[0]
 	}
 	return chars
+}
+
+// symsOf is a reading's symbols as letter, confidence and box ("-" for none): "h99@3-17".
+func symsOf(rd *reading) string {
+	if rd == nil {
+		return "-"
+	}
+	var syms []string
+	for _, s := range rd.syms {
+		syms = append(syms, fmt.Sprintf("%c%.0f@%d-%d", s.r, s.conf, s.box.Min.X, s.box.Max.X))
+	}
+	return strings.Join(syms, " ")
 }

@@ -47,6 +47,8 @@ type evidence struct {
 	// exact is the view whose read with only the name's letters allowed is the name exactly
 	// (see exactRead), nil when none is.
 	exact *view
+	// read is the read the skill was matched by.
+	read *reading
 }
 
 // view is a region read in one orientation.
@@ -289,7 +291,7 @@ func (l *Locator) Locate(sheet, mask gocv.Mat, pxPerMM float64, skills []string)
 		out[k].Letters = lay
 		out[k].Located = len(lay)
 		ev := evidence{sim: m.sim, margin: m.margin, div: div, cut: cut != "" && m.sim < goodSim,
-			tess: m.view.rd.conf, readLen: len([]rune(m.view.rd.folded())), nameLen: len([]rune(folded[k])), twin: m.twin != nil, forced: forced, exact: exact}
+			tess: m.view.rd.conf, readLen: len([]rune(m.view.rd.folded())), nameLen: len([]rune(folded[k])), twin: m.twin != nil, forced: forced, exact: exact, read: m.view.rd}
 		var rivalName string
 		ev.rival, rivalName = rivalOf(m, k, match, skills, folded)
 		if evidenceHook != nil {
