@@ -156,6 +156,19 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 		// Not against a registered sheet (the referee's fallback to the previous photo):
 		// its own alignment error adds to this one, unseen (seed 5 case-009 lena-5.jpg, to
 		// lena-4 accepted 1.16 mm off: the whole photo's features gave 1.36 mm).
+		if err != nil && fresh.registered && errors.Is(err, ErrRegistration) && !errors.Is(err, ErrPaperMask) {
+			// A remnant with too little ink for any alignment on it: its outline against
+			// the previous photo's paper (regoutline.go).
+			if o2, err2 := registerOutline(fresh, bgr, loc); err2 == nil {
+				if out != nil {
+					out.Close()
+				}
+				o2.Notes = append(o2.Notes, fmt.Sprintf("on the ink: %v", err))
+				return o2, nil
+			} else if outlineRefusedHook != nil {
+				outlineRefusedHook(err2)
+			}
+		}
 		return out, err
 	}
 	// The photo's features are looked for on what the colour models call paper. On a pale
