@@ -20,9 +20,11 @@ import (
 // then ignored as slivers (a 5 mm square; the template is 968 mm²). Missing paper within
 // EdgeBandMM of the before-sheet's outer edge is what curled corners, bowed sides and
 // registration leave along the outline: a blob counts as a piece only with a quarter of
-// MinPieceMM2 deeper than that (a band close to it is a structured doubt). A piece touches
-// the outer edge when it comes within EdgeTouchMM of paper-less area of the before-sheet
-// (the frame's own edge, or an earlier tear's edge).
+// MinPieceMM2 deeper than that (a band close to it is a structured doubt). Missing paper
+// along that edge that joins no piece, deeper than the registration explains, and that the
+// photos show torn (paper before, not after) is a doubt about the pieces (lonestrip.go). A
+// piece touches the outer edge when it comes within EdgeTouchMM of paper-less area of the
+// before-sheet (the frame's own edge, or an earlier tear's edge).
 
 const (
 	// SliverMM is the width below which a strip of missing paper is registration noise.
@@ -243,12 +245,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	}
 	var pieces []piece
 	var bandDoubt []string
+	inBandDoubt := make([]bool, n)
 	bandPx := 0
 	for i := 1; i < n; i++ {
 		switch {
 		case areas[i] >= minPx && 4*core[i] >= minPx:
 			pieces = append(pieces, piece{i, areas[i]})
 		case areas[i] >= minPx && 16*core[i] >= minPx:
+			inBandDoubt[i] = true
 			bandDoubt = append(bandDoubt, fmt.Sprintf("%.0f mm² up to %.1f mm deep", float64(areas[i])/(ppm*ppm), float64(maxDepth[i])/ppm))
 		default:
 			bandPx += areas[i]
@@ -277,6 +281,11 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	resid := math.Max(before.ResidualMM, after.ResidualMM)
 	joined := edgeStripJoins(strip, bm, conn, ob, lb, keep, w, h, d, float32((resid+SliverStepMM)*ppm), ppm)
 	tr("x.joins")
+	// Missing paper along the outer edge that joins no piece, lies deeper than the
+	// registration explains and that the photos show torn: a small piece or a thin strip
+	// torn off there (lonestrip.go).
+	lone := loneDoubts(before, after, raw, bm, am, lb, keep, inBandDoubt, w, h, resid)
+	tr("x.lone")
 	removed := make([]byte, w*h)
 	touch := make([]bool, len(pieces))
 	boxes := make([]image.Rectangle, len(pieces)) // of each piece's pixels near the outer edge
@@ -465,6 +474,14 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		}
 		m.Uncertain = append(m.Uncertain, judge.Doubt{About: about,
 			Text: fmt.Sprintf("missing paper along the sheet's edge (%s): torn off, or the sheet curling or misaligned there", b)})
+	}
+	if len(lone) > 0 {
+		about := judge.AboutPieces
+		if res.Pieces == 0 {
+			about = judge.AboutRemoved
+		}
+		m.Uncertain = append(m.Uncertain, judge.Doubt{About: about,
+			Text: fmt.Sprintf("missing paper along the sheet's edge apart from the pieces counted (%s), deeper than the registration residual explains: a small piece or a thin strip torn off along the edge, or the sheet misaligned there", strings.Join(lone, "; "))})
 	}
 	if a := float64(bandPx) / (ppm * ppm); a >= 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%.0f mm² of missing paper in specks or strips along the sheet's edge ignored (curl, registration): pieces below %g mm² (or with under a quarter of that deeper than %g mm inside the sheet's edge) and strips under %g mm wide are not counted", a, MinPieceMM2, EdgeBandMM, SliverMM))

@@ -112,8 +112,33 @@ func sheetBGR(s *SheetImage, w, h int) []byte {
 // must show the patch unlike paper: 'a' the later photo (ai), 'b' the photo before (bi).
 // False when it cannot tell.
 func sameLook(bi, ai, bm, am, ink, patch []byte, box image.Rectangle, w, h int, ppm float64, notPaper byte) bool {
-	if bi == nil || ai == nil || box.Empty() {
+	relB, relA, ok := patchRel(bi, ai, bm, am, ink, patch, box, w, h, ppm)
+	if !ok {
 		return false
+	}
+	one := [3]float64{1, 1, 1}
+	// The photo that must show the table there tells it from paper, and the other photo's
+	// patch is far nearer that than paper.
+	table, other := relB, relA
+	if notPaper == 'a' {
+		table, other = relA, relB
+	}
+	return colourDist(table, one) >= sameLookMinContrast && colourDist(other, table) < sameLookFrac*colourDist(other, one)
+}
+
+// colourDist is the Euclidean distance of two relative colours (patchRel).
+func colourDist(u, v [3]float64) float64 {
+	return math.Sqrt((u[0]-v[0])*(u[0]-v[0]) + (u[1]-v[1])*(u[1]-v[1]) + (u[2]-v[2])*(u[2]-v[2]))
+}
+
+// patchRel returns the median colour of the pixels of patch (frame layout w x h, non-zero;
+// inside box) in the photos bi and ai (BGR bytes), each relative (per channel) to the median
+// colour of the paper both masks (bm, am) keep around the patch: within 4 mm of box, or
+// farther (up to 32 mm) when too little paper is that close, leaving out the pixels ink marks
+// (inkZone; nil: none). ok is false when it cannot tell (no photo, too little paper around).
+func patchRel(bi, ai, bm, am, ink, patch []byte, box image.Rectangle, w, h int, ppm float64) (relB, relA [3]float64, ok bool) {
+	if bi == nil || ai == nil || box.Empty() {
+		return relB, relA, false
 	}
 	var pb, pa, rb, ra [3][256]int
 	npatch, nring := 0, 0
@@ -146,22 +171,11 @@ func sameLook(bi, ai, bm, am, ink, patch []byte, box image.Rectangle, w, h int, 
 		}
 	}
 	if npatch == 0 || nring < max(100, npatch/4) {
-		return false // too little paper around the patch to compare with
+		return relB, relA, false // too little paper around the patch to compare with
 	}
-	var relB, relA [3]float64
 	for c := 0; c < 3; c++ {
 		relB[c] = histMedian(&pb[c], npatch) / math.Max(1, histMedian(&rb[c], nring))
 		relA[c] = histMedian(&pa[c], npatch) / math.Max(1, histMedian(&ra[c], nring))
 	}
-	norm := func(u, v [3]float64) float64 {
-		return math.Sqrt((u[0]-v[0])*(u[0]-v[0]) + (u[1]-v[1])*(u[1]-v[1]) + (u[2]-v[2])*(u[2]-v[2]))
-	}
-	one := [3]float64{1, 1, 1}
-	// The photo that must show the table there tells it from paper, and the other photo's
-	// patch is far nearer that than paper.
-	table, other := relB, relA
-	if notPaper == 'a' {
-		table, other = relA, relB
-	}
-	return norm(table, one) >= sameLookMinContrast && norm(other, table) < sameLookFrac*norm(other, one)
+	return relB, relA, true
 }
