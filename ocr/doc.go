@@ -14,8 +14,10 @@
 //     nearest first; dots and accents attached to the word below them.
 //   - Reading: each region is turned upright (principal axis refined by the sharpness of its
 //     row projection; both ways up; short words also at ±90° and along the sheet's edges),
-//     rendered alone at a fixed x-height and read as one line (page segmentation modes 7 and
-//     13, user_defined_dpi 300) with the declared letters as whitelist.
+//     rendered alone at a fixed x-height, writing that leans (italic, a slanted hand) sheared
+//     upright by 0.7 of its slant (the shear making its strokes most vertical), and read as
+//     one line (page segmentation modes 7 and 13, user_defined_dpi 300) with the declared
+//     letters as whitelist.
 //   - Matching: regions are also cut at wide gaps into pieces, and in-line neighbours paired
 //     (and a pair joined with a third and a fourth region in line with it; the line runs
 //     along the larger piece, a piece of letters without ascenders is as high as its core

@@ -1368,6 +1368,10 @@ func readSpan(v *view) float64 {
 		x0, x1 = min(x0, s.box.Min.X), max(x1, s.box.Max.X)
 	}
 	ink := (v.rg.u1 - v.rg.u0 + 1) * v.cr.scale
+	if v.cr.shear != 0 {
+		// The writing drawn upright: its length is the crop's.
+		ink = float64(v.cr.w) - 2*v.cr.margin
+	}
 	return math.Min(1, float64(x1-x0)/math.Max(ink, 1))
 }
 

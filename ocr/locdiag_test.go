@@ -204,12 +204,13 @@ type angleCase struct {
 	share float64 // the fraction of the region's ink that is the skill's
 	truth [][]judge.Point
 	angle float64 // the baseline's direction, radians
+	font  string
 }
 
 // angleCases collects the skills of n rendered sheets from seed and of the audit sets in dirs.
 func angleCases(t *testing.T, seed int64, n int, dirs []string) []angleCase {
 	var out []angleCase
-	add := func(src string, im *inkMap, regions []*region, name string, truth [][]judge.Point, angle float64) {
+	add := func(src string, im *inkMap, regions []*region, name string, truth [][]judge.Point, angle float64, font string) {
 		var hull []judge.Point
 		for _, q := range truth {
 			hull = append(hull, q...)
@@ -228,7 +229,7 @@ func angleCases(t *testing.T, seed int64, n int, dirs []string) []angleCase {
 			}
 		}
 		if best >= 0 {
-			out = append(out, angleCase{src: src, name: name, im: im, rg: regions[best], share: float64(bestN) / float64(len(regions[best].pix)), truth: truth, angle: angle})
+			out = append(out, angleCase{src: src, name: name, im: im, rg: regions[best], share: float64(bestN) / float64(len(regions[best].pix)), truth: truth, angle: angle, font: font})
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -250,7 +251,7 @@ func angleCases(t *testing.T, seed int64, n int, dirs []string) []angleCase {
 			for _, le := range sk.Letters {
 				truth = append(truth, truthOutline(le))
 			}
-			add("rendered", im, regions, sk.Name, truth, sk.AngleDeg*math.Pi/180)
+			add("rendered", im, regions, sk.Name, truth, sk.AngleDeg*math.Pi/180, sk.Font)
 		}
 	}
 	for _, dir := range dirs {
@@ -268,7 +269,7 @@ func angleCases(t *testing.T, seed int64, n int, dirs []string) []angleCase {
 				h0 := pt.Sheet.Homography.Apply(synth.Pt{X: b[0], Y: b[3]})
 				h1 := pt.Sheet.Homography.Apply(synth.Pt{X: b[0] + 20*math.Cos(a), Y: b[3] + 20*math.Sin(a)})
 				p0, p1 := toVis(h0.X, h0.Y), toVis(h1.X, h1.Y)
-				add(caseDir, im, regions, sk.Name, truthInFrame(pt, sk, fresh), math.Atan2(p1.Y-p0.Y, p1.X-p0.X))
+				add(caseDir, im, regions, sk.Name, truthInFrame(pt, sk, fresh), math.Atan2(p1.Y-p0.Y, p1.X-p0.X), sk.Font)
 			}
 		})
 	}

@@ -245,13 +245,22 @@ func estimateShear(im *inkMap, rg *region) float64 {
 		u, v := rg.toUV(float64(int(p)%im.w), float64(int(p)/im.w))
 		pts = append(pts, uv{u, v})
 	}
+	if len(pts) == 0 {
+		return 0
+	}
+	// Columns of u + s*v for |s| <= 0.6, counted in a slice from the least possible one.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		lo, hi = math.Min(lo, p.u-0.6*math.Abs(p.v)), math.Max(hi, p.u+0.6*math.Abs(p.v))
+	}
+	off := int(math.Floor(lo))
+	bins := make([]float64, int(hi)-off+2)
 	best, bestS := -1.0, 0.0
-	bins := map[int]float64{}
 	for k := -12; k <= 12; k++ {
 		s := float64(k) * 0.05
 		clear(bins)
 		for _, p := range pts {
-			bins[int(math.Floor(p.u+s*p.v))]++
+			bins[int(math.Floor(p.u+s*p.v))-off]++
 		}
 		e := 0.0
 		for _, b := range bins {

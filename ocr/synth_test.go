@@ -219,6 +219,12 @@ func runSynthSet(t *testing.T, photo bool) {
 	if v, err := strconv.ParseFloat(os.Getenv("OCR_PIECECORE"), 64); err == nil {
 		pieceCore = v
 	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_DESLANT"), 64); err == nil {
+		deslant = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("OCR_DESLANTMIN"), 64); err == nil {
+		deslantMin = v
+	}
 	if v := os.Getenv("OCR_CLIP"); v != "" {
 		clipPass = v == "1"
 	}
