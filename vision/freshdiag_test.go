@@ -223,7 +223,8 @@ func TestFreshCornersDiag(t *testing.T) {
 // secondSheetEvidence describes the colour models' (locate's) second sizable region when it
 // is over 30% of the largest's area (severalSheets' limit), as pickSheet sees it: its share of
 // the largest, fill and support (sheetLike wants over 0.93 and 0.7) and share of its outline on
-// the photo's border; "" when there is none. A one-sheet photo refused as two sheets has one
+// the photo's border, and the smallest colour step across its sides (pickSheetIn); "" when
+// there is none. A one-sheet photo refused as two sheets has one
 // that passes; the margin of those that do not shows how near the others come.
 func secondSheetEvidence(img gocv.Mat) string {
 	l, err := locate(img, nil, workLong, true)
@@ -240,7 +241,8 @@ func secondSheetEvidence(img gocv.Mat) string {
 		return ""
 	}
 	r := big[1]
-	return fmt.Sprintf(" [second region %.2f of the first, fill %.2f support %.2f border %.2f sheetLike %v]", r.area/big[0].area, r.fill, r.support, r.touches, r.sheetLike())
+	q := l.photoQuad(r)
+	return fmt.Sprintf(" [second region %.2f of the first, fill %.2f support %.2f border %.2f sheetLike %v side step %.0f]", r.area/big[0].area, r.fill, r.support, r.touches, r.sheetLike(), minSideStep(u8view(img), img.Cols(), img.Rows(), q))
 }
 
 // refusalClass is an error's text with its numbers as # and cut at 90 characters: refusals
