@@ -147,75 +147,81 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 	cw, ch := (sz.X+ppm-1)/ppm, (sz.Y+ppm-1)/ppm
 	sum := make([]float32, 3*cw*ch)
 	cnt := make([]float32, cw*ch)
-	known := 0
 	// Every other row and column (even coordinates) is plenty for the gain. Cell by cell,
 	// each cell's samples in raster order (the order of one pass over the whole frame, so the
 	// same float32 sums), carried in registers. A cell whose confident pixels are the same as
 	// in the last round (same conf bytes on its sampled rows) has the same samples, hence
-	// the same sums: they are taken over.
-	for cy := 0; cy < ch; cy++ {
-		ya, yb := cy*ppm, min((cy+1)*ppm, sz.Y)
-		ya += ya & 1
-		for cx := 0; cx < cw; cx++ {
-			c := cy*cw + cx
-			xa, xb := cx*ppm, min((cx+1)*ppm, sz.X)
-			if tc.prevConf != nil {
-				same := true
-				for y := ya; y < yb && same; y += 2 {
-					i0 := (y+off)*fw + off
-					same = bytes.Equal(conf[i0+xa:i0+xb], tc.prevConf[i0+xa:i0+xb])
-				}
-				if same {
-					sum[3*c], sum[3*c+1], sum[3*c+2] = tc.prevSum[3*c], tc.prevSum[3*c+1], tc.prevSum[3*c+2]
-					cnt[c] = tc.prevCnt[c]
-					known += int(cnt[c])
-					continue
-				}
-			}
-			var s0, s1, s2, n float32
-			for y := ya; y < yb; y += 2 {
-				srow := (y / 2) * tc.sw
-				fy := (y+off)*fw + off
-				for x := xa + xa&1; x < xb; x += 2 {
-					j := y*sz.X + x
-					i := fy + x
-					if conf[i] == 0 || ink[j] != 0 {
+	// the same sums: they are taken over. Rows of cells on two cores (split2): each cell's
+	// samples and cache entries are its own.
+	var knownHalf [2]int
+	split2(ch, func(cy0, cy1 int) {
+		known := 0
+		defer func() { knownHalf[min(cy0, 1)] = known }()
+		for cy := cy0; cy < cy1; cy++ {
+			ya, yb := cy*ppm, min((cy+1)*ppm, sz.Y)
+			ya += ya & 1
+			for cx := 0; cx < cw; cx++ {
+				c := cy*cw + cx
+				xa, xb := cx*ppm, min((cx+1)*ppm, sz.X)
+				if tc.prevConf != nil {
+					same := true
+					for y := ya; y < yb && same; y += 2 {
+						i0 := (y+off)*fw + off
+						same = bytes.Equal(conf[i0+xa:i0+xb], tc.prevConf[i0+xa:i0+xb])
+					}
+					if same {
+						sum[3*c], sum[3*c+1], sum[3*c+2] = tc.prevSum[3*c], tc.prevSum[3*c+1], tc.prevSum[3*c+2]
+						cnt[c] = tc.prevCnt[c]
+						known += int(cnt[c])
 						continue
 					}
-					// A pixel that looks like the table trains nothing: on a pale table, a
-					// few table pixels called paper would pull the lighting down where paper
-					// was torn away, and the table would then pass as shaded paper.
-					// Both the test and the pixel's ratio to the fresh sheet are the same in
-					// every round: computed once (tc).
-					si := srow + x/2
-					if tc.state[si] == 0 {
-						tc.state[si] = 1
-						tol := tableTrainTol * (float32(wb[3*i]) + float32(wb[3*i+1]) + float32(wb[3*i+2]) + changeFloor)
-						if tf != nil && tf.farOf(x+off, y+off) {
-							tol /= farTableMargin
+				}
+				var s0, s1, s2, n float32
+				for y := ya; y < yb; y += 2 {
+					srow := (y / 2) * tc.sw
+					fy := (y+off)*fw + off
+					for x := xa + xa&1; x < xb; x += 2 {
+						j := y*sz.X + x
+						i := fy + x
+						if conf[i] == 0 || ink[j] != 0 {
+							continue
 						}
-						if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tol) {
-							tc.state[si] = 2
-						} else {
-							for k := 0; k < 3; k++ {
-								tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+						// A pixel that looks like the table trains nothing: on a pale table, a
+						// few table pixels called paper would pull the lighting down where paper
+						// was torn away, and the table would then pass as shaded paper.
+						// Both the test and the pixel's ratio to the fresh sheet are the same in
+						// every round: computed once (tc).
+						si := srow + x/2
+						if tc.state[si] == 0 {
+							tc.state[si] = 1
+							tol := tableTrainTol * (float32(wb[3*i]) + float32(wb[3*i+1]) + float32(wb[3*i+2]) + changeFloor)
+							if tf != nil && tf.farOf(x+off, y+off) {
+								tol /= farTableMargin
+							}
+							if tf != nil && tf.closer(wb[3*i:3*i+3], x+off, y+off, tol) {
+								tc.state[si] = 2
+							} else {
+								for k := 0; k < 3; k++ {
+									tc.ratio[3*si+k] = float32(wb[3*i+k]) / float32(max(fb[3*j+k], 8))
+								}
 							}
 						}
+						if tc.state[si] == 2 {
+							continue
+						}
+						r := tc.ratio[3*si : 3*si+3 : 3*si+3]
+						s0 += r[0]
+						s1 += r[1]
+						s2 += r[2]
+						n++
+						known++
 					}
-					if tc.state[si] == 2 {
-						continue
-					}
-					r := tc.ratio[3*si : 3*si+3 : 3*si+3]
-					s0 += r[0]
-					s1 += r[1]
-					s2 += r[2]
-					n++
-					known++
 				}
+				sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c] = s0, s1, s2, n
 			}
-			sum[3*c], sum[3*c+1], sum[3*c+2], cnt[c] = s0, s1, s2, n
 		}
-	}
+	})
+	known := knownHalf[0] + knownHalf[1]
 	tc.prevConf, tc.prevSum, tc.prevCnt = conf, sum, cnt
 	if known < sz.X*sz.Y/200 {
 		return nil
@@ -294,20 +300,22 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				margin[i] = 0
 			}
 		}
-		for Y := 0; Y < fh; Y++ {
-			if Y < off || Y >= off+sz.Y {
-				for X := 0; X < fw; X++ {
+		split2(fh, func(Y0, Y1 int) {
+			for Y := Y0; Y < Y1; Y++ {
+				if Y < off || Y >= off+sz.Y {
+					for X := 0; X < fw; X++ {
+						veto(X, Y)
+					}
+					continue
+				}
+				for X := 0; X < off; X++ { // the sheet itself is no margin
 					veto(X, Y)
 				}
-				continue
+				for X := off + sz.X; X < fw; X++ {
+					veto(X, Y)
+				}
 			}
-			for X := 0; X < off; X++ { // the sheet itself is no margin
-				veto(X, Y)
-			}
-			for X := off + sz.X; X < fw; X++ {
-				veto(X, Y)
-			}
-		}
+		})
 	}
 	out := make([]byte, sz.X*sz.Y)
 	ones := make([]byte, step) // a block row of paper, for the coarse rounds
@@ -372,47 +380,51 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				}
 			}
 		}
-		for y := 0; y < sz.Y; y++ {
-			changeRow(y)
-		}
+		split2(sz.Y, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				changeRow(y)
+			}
+		})
 		return out
 	}
 	// Coarse: one pixel per block; a block row of paper is built once and copied to the
-	// block's rows.
-	prow := make([]byte, sz.X)
-	for y := step / 2; y < sz.Y; y += step {
-		clear(prow)
-		any := false
-		for x := step / 2; x < sz.X; x += step {
-			j := y*sz.X + x
-			i := (y+off)*fw + x + off
-			gi := 3 * ((y/cell)*gw + x/cell)
-			var d, p float32
-			for k := 0; k < 3; k++ {
-				g := gv[gi+k]
-				// The prediction is an interval: the fresh sheet's darkest to brightest value
-				// within half a millimetre, so a registration error that small does not turn
-				// the edges of ink strokes into "removed".
-				a := float32(wb[3*i+k])
-				pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
-				if a < pl {
-					d += pl - a
-				} else if a > ph {
-					d += a - ph
+	// block's rows. Block rows on two cores (split2).
+	split2((sz.Y-step/2+step-1)/step, func(b0, b1 int) {
+		prow := make([]byte, sz.X)
+		for y := step/2 + b0*step; y < min(sz.Y, step/2+b1*step); y += step {
+			clear(prow)
+			any := false
+			for x := step / 2; x < sz.X; x += step {
+				j := y*sz.X + x
+				i := (y+off)*fw + x + off
+				gi := 3 * ((y/cell)*gw + x/cell)
+				var d, p float32
+				for k := 0; k < 3; k++ {
+					g := gv[gi+k]
+					// The prediction is an interval: the fresh sheet's darkest to brightest value
+					// within half a millimetre, so a registration error that small does not turn
+					// the edges of ink strokes into "removed".
+					a := float32(wb[3*i+k])
+					pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
+					if a < pl {
+						d += pl - a
+					} else if a > ph {
+						d += a - ph
+					}
+					p += g * float32(fb[3*j+k])
 				}
-				p += g * float32(fb[3*j+k])
+				if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(wb[3*i:3*i+3], x+off, y+off, farD(x, y, d))) {
+					copy(prow[x-step/2:min(x-step/2+step, sz.X)], ones)
+					any = true
+				}
 			}
-			if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(wb[3*i:3*i+3], x+off, y+off, farD(x, y, d))) {
-				copy(prow[x-step/2:min(x-step/2+step, sz.X)], ones)
-				any = true
+			if any {
+				for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
+					copy(out[yy*sz.X:(yy+1)*sz.X], prow)
+				}
 			}
 		}
-		if any {
-			for yy := y - step/2; yy < min(y-step/2+step, sz.Y); yy++ {
-				copy(out[yy*sz.X:(yy+1)*sz.X], prow)
-			}
-		}
-	}
+	})
 	return out
 }
 
@@ -461,8 +473,8 @@ func normConv(sum, cnt []float32, cw, ch int, sig float64, k int, border gocv.Bo
 	bs, bc := gocv.NewMat(), gocv.NewMat()
 	defer bs.Close()
 	defer bc.Close()
-	gocv.GaussianBlur(sm, &bs, image.Pt(k, k), sig, sig, border)
-	gocv.GaussianBlur(cm, &bc, image.Pt(k, k), sig, sig, border)
+	both(func() { gocv.GaussianBlur(sm, &bs, image.Pt(k, k), sig, sig, border) },
+		func() { gocv.GaussianBlur(cm, &bc, image.Pt(k, k), sig, sig, border) })
 	bsv, bcv := float32s(bs), float32s(bc)
 	out := make([]float32, 3*cw*ch)
 	for c := range cnt {

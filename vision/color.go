@@ -212,8 +212,10 @@ func morph(mask *gocv.Mat, openD, closeD int) {
 func paperProbBGR(bgr []byte, fg, bg *colorHist, prior float64) []byte {
 	lp := paperProb(cellLab(), fg, bg, prior)
 	out := make([]byte, len(bgr)/3)
-	for i := range out {
-		out[i] = lp[int(bgr[3*i]>>3)<<10|int(bgr[3*i+1]>>3)<<5|int(bgr[3*i+2]>>3)]
-	}
+	split2(len(out), func(lo, hi int) { // on two cores
+		for i := lo; i < hi; i++ {
+			out[i] = lp[int(bgr[3*i]>>3)<<10|int(bgr[3*i+1]>>3)<<5|int(bgr[3*i+2]>>3)]
+		}
+	})
 	return out
 }

@@ -49,7 +49,14 @@ func knn2Hamming(query, train []uint64) []knnMatch {
 	nq, nt := len(query)/descWords, len(train)/descWords
 	out := make([]knnMatch, nq)
 	train = train[:nt*descWords]
-	for i := range out {
+	split2(nq, func(lo, hi int) { knn2Range(query, train, out[lo:hi], lo) })
+	return out
+}
+
+// knn2Range is knn2Hamming for the queries from first on, one per element of out.
+func knn2Range(query, train []uint64, out []knnMatch, first int) {
+	for o := range out {
+		i := first + o
 		q := query[i*descWords : i*descWords+descWords : i*descWords+descWords]
 		q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
 		b1, b2, i1, i2 := 1<<30, 1<<30, -1, -1
@@ -65,7 +72,6 @@ func knn2Hamming(query, train []uint64) []knnMatch {
 				}
 			}
 		}
-		out[i] = knnMatch{first: i1, second: i2, d1: b1, d2: b2}
+		out[o] = knnMatch{first: i1, second: i2, d1: b1, d2: b2}
 	}
-	return out
 }

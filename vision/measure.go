@@ -278,6 +278,16 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 		after.setMask(orMask(after.Mask.ToBytes(), sp))
 	}
 	tr("x.specks")
+	// The after mask is final from here: the template's fit on the paper left on the other
+	// core, while the pieces are measured (it reads after.Mask, which nothing below writes).
+	var paperFit FitResult
+	var paperFitErr error
+	paperFitDone := make(chan struct{})
+	go func() {
+		defer close(paperFitDone)
+		paperFit, paperFitErr = FitTemplateDetail(after.Mask, ppm, t)
+	}()
+	defer func() { <-paperFitDone }() // after.Mask is read until then, whatever the way out
 	resid := math.Max(before.ResidualMM, after.ResidualMM)
 	joined := edgeStripJoins(strip, bm, conn, ob, lb, keep, w, h, d, float32((resid+SliverStepMM)*ppm), ppm)
 	tr("x.joins")
@@ -422,7 +432,8 @@ func Measure(before, after *SheetImage, layouts []judge.SkillLayout, t template.
 	m.TemplateFits = res.TemplateFits
 	tr("x.pieces")
 
-	fr, err := FitTemplateDetail(after.Mask, ppm, t)
+	<-paperFitDone
+	fr, err := paperFit, paperFitErr
 	if err != nil {
 		res.Close()
 		return nil, err

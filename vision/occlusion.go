@@ -52,6 +52,17 @@ const (
 // not nil, is tableField of the same wb (the change test's): it is the field when no band pixel
 // is left out.
 func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mask []byte, all *tableColours) []byte {
+	if fp := foreignPrep(wb, valid, fw, off, sz, ppm, all); fp != nil {
+		return fp(mask)
+	}
+	return nil
+}
+
+// foreignPrep is foreignMask before the paper mask is known: what it learns of the table
+// from the band outside the sheet, which needs no mask (Register learns it while the change
+// test makes the mask). It returns the rest of foreignMask, or nil where foreignMask returns
+// nil. The function returned reads wb and valid.
+func foreignPrep(wb, valid []byte, fw, off int, sz image.Point, ppm float64, all *tableColours) func(mask []byte) []byte {
 	// The band's median chromaticity and the median distance to it: vignetting and shading
 	// change a table's brightness across the photo far more than its hue.
 	var band []int
@@ -136,42 +147,59 @@ func foreignMask(wb, valid []byte, fw, off int, sz image.Point, ppm float64, mas
 		}
 	}
 	spread := max(occK*kthSmallest(rs, min(len(rs)-1, int(occSpreadQ*float64(len(rs))))), occChromaMin)
-	fm := make([]byte, sz.X*sz.Y)
-	found := false
-	box := image.Rectangle{Min: sz} // the foreign pixels' bounding box
-	for y := 0; y < sz.Y; y++ {
-		i0, j0 := (y+off)*fw+off, y*sz.X
-		crow := int(tf.cellY[y+off]) * tf.cw
-		mrow := mask[j0 : j0+sz.X]
-		for x := 0; x < sz.X; x++ {
-			if mrow[x] != 0 {
-				// Paper: skip to the next pixel that is not (most of the frame).
-				k := bytes.IndexByte(mrow[x:], 0)
-				if k < 0 {
-					break
+	return func(mask []byte) []byte {
+		fm := make([]byte, sz.X*sz.Y)
+		// Rows on two cores (split2), each half with its own bounding box of the foreign
+		// pixels, joined after.
+		var boxes [2]image.Rectangle
+		var founds [2]bool
+		split2(sz.Y, func(y0, y1 int) {
+			found := false
+			box := image.Rectangle{Min: sz} // the foreign pixels' bounding box
+			defer func() { boxes[min(y0, 1)], founds[min(y0, 1)] = box, found }()
+			for y := y0; y < y1; y++ {
+				i0, j0 := (y+off)*fw+off, y*sz.X
+				crow := int(tf.cellY[y+off]) * tf.cw
+				mrow := mask[j0 : j0+sz.X]
+				for x := 0; x < sz.X; x++ {
+					if mrow[x] != 0 {
+						// Paper: skip to the next pixel that is not (most of the frame).
+						k := bytes.IndexByte(mrow[x:], 0)
+						if k < 0 {
+							break
+						}
+						x += k
+					}
+					j, i := j0+x, i0+x
+					if valid[i] != 255 {
+						continue
+					}
+					c := crow + int(tf.cellX[x+off])
+					// Brightness ratio to the table's; then hue.
+					st, sa := tbr[c], float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
+					if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
+						fm[j] = 255
+						found = true
+						box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
+						box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
+					}
 				}
-				x += k
 			}
-			j, i := j0+x, i0+x
-			if valid[i] != 255 {
-				continue
-			}
-			c := crow + int(tf.cellX[x+off])
-			// Brightness ratio to the table's; then hue.
-			st, sa := tbr[c], float32(wb[3*i])+float32(wb[3*i+1])+float32(wb[3*i+2])+changeFloor/3
-			if sa > occBright*st || st > occBright*sa || cdist(i, c) > spread {
-				fm[j] = 255
-				found = true
-				box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
-				box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
-			}
+		})
+		found := founds[0] || founds[1]
+		if !found {
+			return fm
 		}
-	}
-	if !found {
+		box := boxes[0]
+		switch {
+		case !founds[0]:
+			box = boxes[1]
+		case founds[1]:
+			box = box.Union(boxes[1])
+		}
+		openIn(fm, sz.X, sz.Y, int(math.Round(occOpenMM*ppm))|1, box)
 		return fm
 	}
-	openIn(fm, sz.X, sz.Y, int(math.Round(occOpenMM*ppm))|1, box)
-	return fm
 }
 
 // openIn opens the mask b (w x h, 255) in place with an elliptic structuring element of

@@ -160,13 +160,19 @@ func matchPatches(fg, pg gocv.Mat, h homog, ppm float64, sz image.Point, pts []p
 	}
 	wg, offs := warpWindows(pg, frameMatrix(h, ppm, 0), sz.X, sz.Y, wins)
 	defer wg.Close()
+	// Patches on two cores (each a template match of its own), kept in their order.
+	ds, oks := make([]pt, len(use)), make([]bool, len(use))
+	splitFrom(len(use), 8, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			win := wg.Region(image.Rect(0, offs[k], wins[k].Dx(), offs[k]+wins[k].Dy()))
+			ds[k], oks[k] = matchPatch(fg, win, use[k], sr)
+			win.Close()
+		}
+	})
 	for k, p := range use {
-		win := wg.Region(image.Rect(0, offs[k], wins[k].Dx(), offs[k]+wins[k].Dy()))
-		d, ok := matchPatch(fg, win, p, sr)
-		win.Close()
-		if ok {
+		if oks[k] {
 			src = append(src, p)
-			dst = append(dst, p.add(d))
+			dst = append(dst, p.add(ds[k]))
 		}
 	}
 	return src, dst

@@ -809,12 +809,30 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	crop := warped.Region(image.Rect(off, off, off+sz.X, off+sz.Y))
 	img := crop.Clone()
 	crop.Close()
-	gocv.GaussianBlur(warped, &warped, image.Pt(3, 3), 0, 0, gocv.BorderReflect101)
-	tr("m.blur")
-	wb := u8view(warped) // read only, and not beyond this function (warped is closed then)
 	fw, fhh := warped.Cols(), warped.Rows()
 	// Outside the photo the warp is black; it is not paper, and it trains nothing.
-	valid := warpValid(bgr.Cols(), bgr.Rows(), h, fw, fhh, ppm, marginMM)
+	var valid []byte
+	both(func() { gocv.GaussianBlur(warped, &warped, image.Pt(3, 3), 0, 0, gocv.BorderReflect101) },
+		func() { valid = warpValid(bgr.Cols(), bgr.Rows(), h, fw, fhh, ppm, marginMM) })
+	tr("m.blur")
+	wb := u8view(warped) // read only, and not beyond this function (warped is closed then)
+	// The table's colour (for the change test below) on one core while the colour test
+	// runs on the other: they read the same pixels and write nothing the other reads.
+	// A greyscale photo of a colour sheet (or a colour photo of a sheet photographed in
+	// grey): the change test compares brightness only.
+	var wbC []byte
+	var grey bool
+	var tf *tableColours
+	tableDone := make(chan struct{})
+	go func() {
+		defer close(tableDone)
+		wbC, grey = wb, isGrey(bgr) || fresh.greyImage()
+		if grey {
+			wbC = toGrey(wb)
+		}
+		tf = tableField(wbC, valid, fw, fhh, off, sz, ppm)
+	}()
+	defer func() { <-tableDone }() // before warped is closed, whatever the way out
 	prob0 := paperProbBGR(wb, loc.fg, loc.bg, 0.5)
 	tr("m.prob")
 	// Second estimate with models trained in this frame: the table from a band 3 to 8 mm
@@ -888,13 +906,15 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		}
 	}
 	tr("m.local")
-	for i := range prob {
-		if prob[i] > 127 && valid[i] == 255 {
-			prob[i] = 255
-		} else {
-			prob[i] = 0
+	split2(len(prob), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if prob[i] > 127 && valid[i] == 255 {
+				prob[i] = 255
+			} else {
+				prob[i] = 0
+			}
 		}
-	}
+	})
 	// Inside the sheet, where the lighting can be estimated, the change test against the
 	// fresh sheet decides (it handles shading and ink); the colour test stays for the margin.
 	// Within 2 mm of the sheet's edge the colour test stays too: the fresh sheet's own edge
@@ -907,14 +927,25 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		gocv.IMWrite(debugDir+"/colourframe.png", dm)
 		dm.Close()
 	}
-	// A greyscale photo of a colour sheet (or a colour photo of a sheet photographed in
-	// grey): the change test compares brightness only.
-	wbC, grey := wb, isGrey(bgr) || fresh.greyImage()
-	if grey {
-		wbC = toGrey(wb)
-	}
-	tf := tableField(wbC, valid, fw, fhh, off, sz, ppm)
+	<-tableDone
 	tr("m.table")
+	// What the occlusion test learns of the table from the band outside the sheet
+	// (foreignPrep) needs no mask: on the other core while the change test makes it.
+	var foreignRest func(mask []byte) []byte
+	foreignDone := make(chan struct{})
+	if fresh.refPending {
+		close(foreignDone)
+	} else {
+		ftf := tf
+		if grey {
+			ftf = nil // the change test's table is grey; the occlusion test's is in colour
+		}
+		go func() {
+			defer close(foreignDone)
+			foreignRest = foreignPrep(wb, valid, fw, off, sz, ppm, ftf)
+		}()
+	}
+	defer func() { <-foreignDone }() // before warped is closed, whatever the way out
 	rounds := changeRounds
 	if frameCut(prob, valid, fw, off, sz, ppm) {
 		// Part of the sheet frame lies outside the photo: the lighting estimate must spread
@@ -935,29 +966,31 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 		gb := grown.ToBytes()
 		grown.Close()
 		e := int(2 * ppm)
-		for y := 0; y < sz.Y; y++ {
-			i0 := (y+off)*fw + off
-			cr, gr := cp[y*sz.X:(y+1)*sz.X], gb[y*sz.X:(y+1)*sz.X]
-			pr, vr := prob[i0:i0+sz.X], valid[i0:i0+sz.X]
-			for x := range cr {
-				if cr[x] == 0 && gr[x] != 0 && pr[x] > 127 {
-					cr[x] = 255
+		split2(sz.Y, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				i0 := (y+off)*fw + off
+				cr, gr := cp[y*sz.X:(y+1)*sz.X], gb[y*sz.X:(y+1)*sz.X]
+				pr, vr := prob[i0:i0+sz.X], valid[i0:i0+sz.X]
+				for x := range cr {
+					if cr[x] == 0 && gr[x] != 0 && pr[x] > 127 {
+						cr[x] = 255
+					}
+				}
+				inner := y >= e && y < sz.Y-e
+				for x, c := range cr {
+					if vr[x] != 255 {
+						continue
+					}
+					if inner && x >= e && x < sz.X-e {
+						pr[x] = c
+					} else if c != 0 {
+						// Near the edge, paper by either test: on a pale table the colour
+						// test loses shaded paper, and the change test errs inwards only.
+						pr[x] = 255
+					}
 				}
 			}
-			inner := y >= e && y < sz.Y-e
-			for x, c := range cr {
-				if vr[x] != 255 {
-					continue
-				}
-				if inner && x >= e && x < sz.X-e {
-					pr[x] = c
-				} else if c != 0 {
-					// Near the edge, paper by either test: on a pale table the colour
-					// test loses shaded paper, and the change test errs inwards only.
-					pr[x] = 255
-				}
-			}
-		}
+		})
 	}
 	tr("m.union")
 	// Paper never grows: where the reference sheet (a registered, torn sheet when the
@@ -1122,11 +1155,8 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	}
 	tr("m.edges")
 	var foreign []byte
-	if !fresh.refPending {
-		if grey {
-			tf = nil // the change test's table is grey; the occlusion test's is in colour
-		}
-		foreign = foreignMask(wb, valid, fw, off, sz, ppm, out, tf)
+	if <-foreignDone; foreignRest != nil {
+		foreign = foreignRest(out)
 		tr("m.foreign")
 	}
 	var unknown []byte // frame layout
@@ -1557,37 +1587,41 @@ func fillInk(cp, ink, halo []byte, sz image.Point, ppm float64, edgeBand int) {
 	if err != nil {
 		panic(fmt.Sprintf("vision: DataPtrInt16: %v", err)) // programming error
 	}
-	for j := range cp {
-		switch {
-		case halo[j] != 0:
-		case cp[j] != 0:
-			t[j] = -510
-		default:
-			t[j] = 255
+	split2(len(cp), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			switch {
+			case halo[j] != 0:
+			case cp[j] != 0:
+				t[j] = -510
+			default:
+				t[j] = 255
+			}
 		}
-	}
+	})
 	tf := gocv.NewMat()
 	defer tf.Close()
 	w := int(6*ppm) | 1
 	gocv.BoxFilter(tm, &tf, int(gocv.MatTypeCV32F), image.Pt(w, w))
 	tb := f32view(tf) // read before tf is closed
-	for y := edgeBand; y < sz.Y-edgeBand; y++ {
-		row := halo[y*sz.X : (y+1)*sz.X-edgeBand]
-		for x := edgeBand; x < len(row); x++ {
-			if row[x] == 0 {
-				// Outside the halo (most of the sheet): on to its next pixel (255).
-				k := bytes.IndexByte(row[x:], 255)
-				if k < 0 {
-					break
+	split2(max(0, sz.Y-2*edgeBand), func(r0, r1 int) {
+		for y := edgeBand + r0; y < edgeBand+r1; y++ {
+			row := halo[y*sz.X : (y+1)*sz.X-edgeBand]
+			for x := edgeBand; x < len(row); x++ {
+				if row[x] == 0 {
+					// Outside the halo (most of the sheet): on to its next pixel (255).
+					k := bytes.IndexByte(row[x:], 255)
+					if k < 0 {
+						break
+					}
+					x += k
 				}
-				x += k
-			}
-			// More than two thirds of the pixels outside the halo are table.
-			if j := y*sz.X + x; ink[j] == 0 && cp[j] != 0 && tb[j] > 0 {
-				cp[j] = 0
+				// More than two thirds of the pixels outside the halo are table.
+				if j := y*sz.X + x; ink[j] == 0 && cp[j] != 0 && tb[j] > 0 {
+					cp[j] = 0
+				}
 			}
 		}
-	}
+	})
 	inkDecide(cp, ink, sz, ppm)
 }
 
@@ -1653,19 +1687,20 @@ func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
 	defer pm.Close()
 	defer qm.Close()
 	p, q := u8view(pm), u8view(qm)
-	for j := range cp {
-		if ink[j] != 0 {
-			continue
+	split2(len(cp), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			if ink[j] != 0 {
+				continue
+			}
+			if cp[j] != 0 {
+				p[j] = 255
+			} else {
+				q[j] = 255
+			}
 		}
-		if cp[j] != 0 {
-			p[j] = 255
-		} else {
-			q[j] = 255
-		}
-	}
+	})
 	k := int(2*ppm) | 1
-	gocv.Blur(pm, &pm, image.Pt(k, k))
-	gocv.Blur(qm, &qm, image.Pt(k, k))
+	both(func() { gocv.Blur(pm, &pm, image.Pt(k, k)) }, func() { gocv.Blur(qm, &qm, image.Pt(k, k)) })
 	pb, qb := u8view(pm), u8view(qm) // read before pm and qm are closed
 	for j := 0; j < len(cp); j++ {
 		if ink[j] == 0 {
