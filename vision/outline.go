@@ -186,7 +186,7 @@ func gnRefine(h homog, pairs []pair, edges []edgeSample, paperW, paperH float64,
 				JtJ[a][a] *= 1 + 1e-6
 				JtJ[a][a] += 1e-12
 			}
-			dx, ok := solve8(JtJ, Jtr)
+			dx, ok := solveGauss(rowsOf(JtJ[:], func(r *[8]float64) []float64 { return r[:] }), Jtr[:])
 			if !ok {
 				break
 			}
@@ -233,12 +233,16 @@ func gnRefine(h homog, pairs []pair, edges []edgeSample, paperW, paperH float64,
 	return hn, math.Sqrt(se / float64(max(n, 1))), float64(dropped) / float64(len(os))
 }
 
-// solve8 solves A x = b by Gaussian elimination with partial pivoting.
-func solve8(A [8][8]float64, b [8]float64) ([8]float64, bool) {
-	var x [8]float64
-	for c := 0; c < 8; c++ {
+// solveGauss solves the n x n system A x = b (A given as n rows of n) by Gaussian elimination
+// with partial pivoting; false when A is singular. A and b are overwritten. Used by the outline
+// refinement (8 unknowns) and the outline registration (9: the homography and the torn edges'
+// offset).
+func solveGauss(A [][]float64, b []float64) ([]float64, bool) {
+	n := len(b)
+	x := make([]float64, n)
+	for c := 0; c < n; c++ {
 		p := c
-		for r := c + 1; r < 8; r++ {
+		for r := c + 1; r < n; r++ {
 			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
 				p = r
 			}
@@ -248,20 +252,29 @@ func solve8(A [8][8]float64, b [8]float64) ([8]float64, bool) {
 		}
 		A[c], A[p] = A[p], A[c]
 		b[c], b[p] = b[p], b[c]
-		for r := c + 1; r < 8; r++ {
+		for r := c + 1; r < n; r++ {
 			f := A[r][c] / A[c][c]
-			for k := c; k < 8; k++ {
+			for k := c; k < n; k++ {
 				A[r][k] -= f * A[c][k]
 			}
 			b[r] -= f * b[c]
 		}
 	}
-	for c := 7; c >= 0; c-- {
+	for c := n - 1; c >= 0; c-- {
 		s := b[c]
-		for k := c + 1; k < 8; k++ {
+		for k := c + 1; k < n; k++ {
 			s -= A[c][k] * x[k]
 		}
 		x[c] = s / A[c][c]
 	}
 	return x, true
+}
+
+// rowsOf gives the rows of a fixed-size square matrix as slices sharing its storage.
+func rowsOf[T any](rows []T, row func(*T) []float64) [][]float64 {
+	out := make([][]float64, len(rows))
+	for i := range rows {
+		out[i] = row(&rows[i])
+	}
+	return out
 }

@@ -634,7 +634,7 @@ func outlineRefine(dm *distMap, g homog, beta float64, norm []pt) (homog, float6
 			for a := 0; a < 9; a++ {
 				A[a][a] *= 1.001
 			}
-			x, ok := solveN(A, b)
+			x, ok := solveGauss(rowsOf(A[:], func(r *[9]float64) []float64 { return r[:] }), b[:])
 			if !ok {
 				return g, beta
 			}
@@ -645,40 +645,6 @@ func outlineRefine(dm *distMap, g homog, beta float64, norm []pt) (homog, float6
 		}
 	}
 	return g, beta
-}
-
-// solveN solves the 9x9 system A x = b by Gaussian elimination with partial pivoting.
-func solveN(A [9][9]float64, b [9]float64) ([9]float64, bool) {
-	var x [9]float64
-	const n = 9
-	for c := 0; c < n; c++ {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(A[r][c]) > math.Abs(A[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(A[p][c]) < 1e-18 {
-			return x, false
-		}
-		A[c], A[p] = A[p], A[c]
-		b[c], b[p] = b[p], b[c]
-		for r := c + 1; r < n; r++ {
-			f := A[r][c] / A[c][c]
-			for k := c; k < n; k++ {
-				A[r][k] -= f * A[c][k]
-			}
-			b[r] -= f * b[c]
-		}
-	}
-	for c := n - 1; c >= 0; c-- {
-		s := b[c]
-		for k := c + 1; k < n; k++ {
-			s -= A[c][k] * x[k]
-		}
-		x[c] = s / A[c][c]
-	}
-	return x, true
 }
 
 // photoSpillMM2 is the area (mm²) the photo's colour classification (loc's models, at the
