@@ -324,6 +324,18 @@ func (f *segFrame) atomParts(blobs []*blob, exp []float64, wordEnds []int, scale
 			groups[l] = append(groups[l], p)
 		}
 	}
+	if split {
+		// The letters cut inside a mark: a joining stroke's tip stays with its letter.
+		var bounds []int
+		for x, am := range marks {
+			if markCuts[x] != nil && !am.tiny {
+				for q := range markCuts[x] {
+					bounds = append(bounds, letterOf[x]+q)
+				}
+			}
+		}
+		f.keepTips(groups, bounds, pitch)
+	}
 	notes := []string{cutByMarks}
 	conf := byMarks
 	if split {

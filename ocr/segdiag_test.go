@@ -110,6 +110,7 @@ func TestSegDiag(t *testing.T) {
 		var hds []float64
 		right, located := 0, 0
 		var sdx, sdy, sar, sn float64
+		var beyond, forward []float64 // mm: the truth's letter beyond ours; into the next letter's
 		var cutTime time.Duration
 		for _, c := range cases {
 			if oracle {
@@ -174,6 +175,18 @@ func TestSegDiag(t *testing.T) {
 				sdy += c1.Y - c2.Y
 				sar += polyArea(le.Outline) / math.Max(1e-6, polyArea(tq))
 				sn++
+				beyond = append(beyond, maxDistTo(tq, le.Outline))
+				if i+1 < len(lets) && len(lets[i+1].Outline) >= 3 {
+					// How far the truth's letter reaches into the next letter's outline
+					// beyond its own: the boundary error vision/'s split doubt allows for.
+					into := 0.0
+					for _, v := range tq {
+						if inQuad(lets[i+1].Outline, v.X, v.Y, 0) {
+							into = math.Max(into, distToConvex(v, le.Outline))
+						}
+					}
+					forward = append(forward, into)
+				}
 			}
 			if d := os.Getenv("OCR_SEGDIAG_DUMP"); d != "" && (vn == os.Getenv("OCR_SEGDIAG_DUMPV") || os.Getenv("OCR_SEGDIAG_DUMPV") == "" && vn == variants[0]) {
 				worst := 0.0
@@ -216,6 +229,9 @@ func TestSegDiag(t *testing.T) {
 		q := func(f float64) float64 { return hds[min(len(hds)-1, int(f*float64(len(hds))))] }
 		t.Logf("variant %-12s located %d: letters right %.1f%%; outlines within 1 mm %.1f%%, median %.2f, p90 %.2f, mean %.2f | %s",
 			vn, located, 100*float64(right)/float64(located), 100*float64(within)/float64(len(hds)), q(0.5), q(0.9), mean(hds), strings.Join(fs, " "))
+		for k, ds := range [][]float64{beyond, forward} {
+			t.Logf("  the truth's letters beyond ours (%s): %s", []string{"all sides", "into the next letter's outline"}[k], tail(ds))
+		}
 		t.Logf("  mean centroid offset %.3f, %.3f mm; mean area ratio %.2f; cutting %v for %d skills", sdx/sn, sdy/sn, sar/sn, cutTime, len(cases))
 		restore()
 	}
@@ -397,6 +413,10 @@ func segVariant(t *testing.T, name string) func() {
 		old := joinedEnds
 		joinedEnds = v != "0"
 		return func() { joinedEnds = old }
+	case "tip":
+		old := tipReach
+		tipReach = f
+		return func() { tipReach = old }
 	case "slant":
 		old := joinedSlant
 		joinedSlant = f
@@ -624,4 +644,18 @@ func sideTally(side map[string]*[4]int, c segCase, fam string, dump bool) {
 			}
 		}
 	}
+}
+
+// tail describes the tail of distances ds (mm, sorted in place): the share over 0.5, 0.75, 1
+// and 2 mm, and the 90th and 95th percentiles.
+func tail(ds []float64) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	sort.Float64s(ds)
+	over := func(x float64) float64 {
+		return 100 * float64(len(ds)-sort.SearchFloat64s(ds, math.Nextafter(x, math.Inf(1)))) / float64(len(ds))
+	}
+	return fmt.Sprintf("%d, over 0.5 mm %.1f%%, 0.75 mm %.1f%%, 1 mm %.1f%%, 2 mm %.1f%%; p90 %.2f, p95 %.2f mm",
+		len(ds), over(0.5), over(0.75), over(1), over(2), ds[len(ds)*9/10], ds[len(ds)*95/100])
 }
