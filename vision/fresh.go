@@ -430,16 +430,19 @@ func pickSheet(l *located) (*region, error) {
 }
 
 // pickSheetIn is pickSheet for the photo bgr (full resolution) that l was located on, where a
-// sheet-like blob that runs into the photo's edge and shows no colour step across some side
-// inside the photo (minSideStep under deskPatchStep) is a patch of table, not a second sheet.
-// On a pale desk a patch as bright as the paper, cut from the sheet by its shadow and bounded
-// by the photo's edge, is a filled quadrilateral whose outline the mask supports (the photo's
-// edge counts as outline): seed 20 case-067 lena-0 (of 120 cases), a third of the sheet's
-// area, fill 0.927 and support 0.78 against sheetLike's 0.93 and 0.7, its sides across the
-// desk steps of 3; a one-sheet photo of held-out seed 15 was refused as two sheets. The patch
-// is dropped only when the one sheet left has steps all round (sidesAreSteps); two sheets
-// whose sides are steps, or a second one wholly inside the photo, are still ErrSeveralSheets,
-// and so is anything else in doubt.
+// sheet-like blob that shows no colour step across some side inside the photo (minSideStep
+// under deskPatchStep) is no sheet: a patch of table, or a part of the sheet cut from the
+// rest by shade. On a pale desk a patch as bright as the paper, cut from the sheet by its
+// shadow and bounded by the photo's edge, is a filled quadrilateral whose outline the mask
+// supports (the photo's edge counts as outline): seed 20 case-067 lena-0 (of 120 cases), a
+// third of the sheet's area, fill 0.927 and support 0.78 against sheetLike's 0.93 and 0.7,
+// its sides across the desk steps of 3; a one-sheet photo of held-out seed 15 was refused as
+// two sheets. Wholly inside the photo too: seed 20 case-003 jun-0's lit part of the sheet,
+// half its area, fill 0.88, its side across the shaded paper a step of 3
+// (TestFreshDeskPatchInsideNotSecondSheet). When every sheet-like blob is such, there is no sheet
+// in the colour models (ErrNoSheet: Fresh's fallbacks look again, and a sheet they find must
+// show steps all round); when one is left, it must have steps all round (sidesAreSteps) or
+// the answer is ErrNoSheet too. Two sheets whose sides are steps are still ErrSeveralSheets.
 func pickSheetIn(bgr gocv.Mat, l *located) (*region, error) {
 	r, err := pickSheet(l)
 	if !errors.Is(err, ErrSeveralSheets) {
@@ -449,8 +452,8 @@ func pickSheetIn(bgr gocv.Mat, l *located) (*region, error) {
 	l2.regions = nil
 	for i := range l.regions {
 		ri := &l.regions[i]
-		if l.sizable(ri) && ri.sheetLike() && ri.touches > 0 && minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), l.photoQuad(ri)) < deskPatchStep {
-			continue // a sheet-like blob of table
+		if l.sizable(ri) && ri.sheetLike() && minSideStep(u8view(bgr), bgr.Cols(), bgr.Rows(), l.photoQuad(ri)) < deskPatchStep {
+			continue // a sheet-like blob of table, or of shaded or lit paper
 		}
 		l2.regions = append(l2.regions, *ri)
 	}
@@ -458,8 +461,13 @@ func pickSheetIn(bgr gocv.Mat, l *located) (*region, error) {
 		return r, err
 	}
 	r2, err2 := pickSheet(&l2)
-	if r2 == nil || !sidesAreSteps(bgr, l2.photoQuad(r2)) {
+	switch {
+	case errors.Is(err2, ErrSeveralSheets):
 		return r, err
+	case r2 == nil:
+		return nil, err2
+	case !sidesAreSteps(bgr, l2.photoQuad(r2)):
+		return nil, ErrNoSheet
 	}
 	return r2, err2
 }

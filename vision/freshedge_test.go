@@ -248,3 +248,54 @@ func TestFreshDeskPatchNotSecondSheet(t *testing.T) {
 	defer s.Close()
 	freshCornersWithin(t, s, want, 2, "lena-0 with a brighter desk")
 }
+
+// TestFreshDeskPatchInsideNotSecondSheet: a sheet-like blob with no colour step across a side
+// is no sheet even when it lies wholly inside the photo (pickSheetIn; seed 20 case-003 jun-0
+// has such a blob, the lit half of its sheet: fill 0.88, step 3). Here seed 20 case-067 lena-0
+// with its desk beyond the lowest side 2% brighter (TestFreshDeskPatchNotSecondSheet) and the
+// photo's outer 12 px 8% darker, as a vignette would make them: the desk patch no longer
+// reaches the photo's edge (fill 0.96, steps of 3-4), pickSheet finds two sheets, and
+// Fresh refused the photo "found 2" before; the sheet is found within 2 px now.
+func TestFreshDeskPatchInsideNotSecondSheet(t *testing.T) {
+	spec := synth.SetSpecs(synth.SetOptions{Seed: 20, Cases: 120})[66]
+	spec.Tears = []synth.TearPlan{} // the fresh photo only
+	c, err := synth.GenerateCase(spec)
+	require.NoError(t, err)
+	var want [4]pt
+	for i, p := range c.Truth.Players[0].Sheet.CornersPx {
+		want[i] = pt{p[0], p[1]}
+	}
+	img, err := DecodeImage(c.Photos[0].JPEG)
+	require.NoError(t, err)
+	defer img.Close()
+	lo := 0 // the side lowest in the photo
+	for i := range want {
+		if want[i].Y+want[(i+1)%4].Y > want[lo].Y+want[(lo+1)%4].Y {
+			lo = i
+		}
+	}
+	brightenBeyond(img, want[lo], want[(lo+1)%4], 12, 1.02)
+	w, h, px := img.Cols(), img.Rows(), u8view(img)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if x < 12 || y < 12 || x >= w-12 || y >= h-12 {
+				for ch := 0; ch < 3; ch++ {
+					px[3*(y*w+x)+ch] = uint8(float64(px[3*(y*w+x)+ch]) * 0.92)
+				}
+			}
+		}
+	}
+
+	loc, err := locate(img, nil, workLong, true)
+	require.NoError(t, err)
+	_, err = pickSheet(loc)
+	require.ErrorIs(t, err, ErrSeveralSheets, "the case: the desk patch is sheet-like")
+	for _, r := range sheetRegions(loc) {
+		require.Zero(t, r.touches, "the case: no sheet-like blob reaches the photo's edge")
+	}
+
+	s, err := Fresh(img, truthPaper(&c.Truth))
+	require.NoError(t, err)
+	defer s.Close()
+	freshCornersWithin(t, s, want, 2, "lena-0 with a brighter desk and a darker frame")
+}
