@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"gocv.io/x/gocv"
 )
@@ -165,8 +166,20 @@ func Register(fresh *SheetImage, photo gocv.Mat) (*SheetImage, error) {
 				}
 				o2.Notes = append(o2.Notes, fmt.Sprintf("on the ink: %v", err))
 				return o2, nil
-			} else if outlineRefusedHook != nil {
-				outlineRefusedHook(err2)
+			} else {
+				if outlineRefusedHook != nil {
+					outlineRefusedHook(err2)
+				}
+				// The refusal says why the outline gave no pose either (the ink's reason
+				// alone hides it: held-out remnants refused as "only 3-9 features match").
+				var re, ro *RegistrationError
+				if errors.As(err, &re) && errors.As(err2, &ro) {
+					why := ro.Reason
+					if !strings.HasPrefix(why, "by the outline") {
+						why = "by the outline: " + why
+					}
+					err = &RegistrationError{Reason: re.Reason + "; " + why, ResidualMM: re.ResidualMM}
+				}
 			}
 		}
 		return out, err
@@ -300,6 +313,9 @@ func registerOn(fresh *SheetImage, bgr gocv.Mat, loc *located, ff *features, m r
 		src = append(src, ff.pts[m.first])
 		kp := kps[qi]
 		dst = append(dst, pt{(kp.X+0.5)/fs - 0.5, (kp.Y+0.5)/fs - 0.5})
+	}
+	if featMatchHook != nil {
+		featMatchHook(m, src, dst)
 	}
 	if m.corner {
 		return registerCorner(fresh, bgr, pg, loc, src, dst)
@@ -1720,3 +1736,6 @@ func inkDecide(cp, ink []byte, sz image.Point, ppm float64) {
 		}
 	}
 }
+
+// featMatchHook (tests only) receives registerOn's feature matches (fresh mm, photo px).
+var featMatchHook func(m regMode, src, dst []pt)

@@ -172,6 +172,8 @@ func TestRegisterOutline(t *testing.T) {
 				require.Nil(t, out)
 				require.Error(t, why)
 				require.Contains(t, why.Error(), "two poses", "refused as ambiguous")
+				// The refusal returned says why the outline gave no pose, after the ink's reason.
+				require.Contains(t, err.Error(), "; by the outline: two poses", "the outline's reason in the refusal")
 				return
 			}
 			require.NoError(t, err, "outline refusal: %v", why)

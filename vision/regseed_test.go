@@ -71,6 +71,8 @@ func TestRegisterSeedDump(t *testing.T) {
 		t.Logf("  untorn edges on the photo's colour step: off by %.2f mm (on the mask %.2f mm) %v", photoMM, maskMM, b)
 	}
 	defer func() { photoEdgeHook = nil }()
+	outlineRefusedHook = func(err error) { t.Logf("  outline refused: %v", err) }
+	defer func() { outlineRefusedHook = nil }()
 	if d := os.Getenv("VISION_REGSEED_DEBUG"); d != "" {
 		debugDir = d
 		defer func() { debugDir = "" }()
@@ -162,7 +164,115 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 				if edgeDump != nil {
 					t.Logf("#### %s t%d", filepath.Base(dir), i+1)
 				}
+				if os.Getenv("VISION_REGSEED_OUTLINE") != "" {
+					// The remnant retry's estimates against the truth (sheet 3x3 grid, frame mm).
+					F := homog(fresh.H).inv().mul(th0)
+					th := homog(tt.Photo.Homography)
+					remnantHook = func(stage string, h homog, _ []pt, _ []pair) {
+						var es []float64
+						for _, fx := range []float64{0.1, 0.5, 0.9} {
+							for _, fy := range []float64{0.1, 0.5, 0.9} {
+								q := pt{fx * paper.WidthMM, fy * paper.HeightMM}
+								es = append(es, dist(h.inv().apply(th.apply(q)), F.apply(q)))
+							}
+						}
+						sort.Float64s(es)
+						t.Logf("    remnant %s: off the truth by %.1f mm (median), %.1f mm (most)", stage, es[4], es[8])
+					}
+				}
+				if os.Getenv("VISION_REGSEED_OUTLINE") != "" {
+					// How many feature matches are right (within 5 photo px of the truth).
+					F := homog(fresh.H).inv().mul(th0)
+					th := homog(tt.Photo.Homography)
+					featMatchHook = func(m regMode, src, dst []pt) {
+						right := 0
+						for i := range src {
+							if dist(th.apply(F.inv().apply(src[i])), dst[i]) < 5 {
+								right++
+							}
+						}
+						t.Logf("    %v: %d of %d feature matches right", m, right, len(src))
+						// The similarity most matches agree with (within 4 px), and its error.
+						bi, bj, bn := -1, -1, 0
+						sim := func(i, j int) (complex128, complex128) {
+							si, sj := complex(src[i].X, src[i].Y), complex(src[j].X, src[j].Y)
+							di, dj := complex(dst[i].X, dst[i].Y), complex(dst[j].X, dst[j].Y)
+							a := (dj - di) / (sj - si)
+							return a, di - a*si
+						}
+						for i := range src {
+							for j := i + 1; j < len(src); j++ {
+								if dist(src[i], src[j]) < 5 {
+									continue
+								}
+								a, b := sim(i, j)
+								n := 0
+								for k := range src {
+									z := a*complex(src[k].X, src[k].Y) + b
+									if dist(pt{real(z), imag(z)}, dst[k]) < 4 {
+										n++
+									}
+								}
+								if n > bn {
+									bi, bj, bn = i, j, n
+								}
+							}
+						}
+						if bi >= 0 {
+							a, b := sim(bi, bj)
+							var es []float64
+							nr := 0
+							for k := range src {
+								z := a*complex(src[k].X, src[k].Y) + b
+								if dist(pt{real(z), imag(z)}, dst[k]) < 4 {
+									tz := th.apply(F.inv().apply(src[k]))
+									es = append(es, dist(tz, dst[k]))
+									if es[len(es)-1] < 5 {
+										nr++
+									}
+								}
+							}
+							// The similarity's error (mm) at points 0..60 mm from the inliers' centre.
+							var cz complex128
+							var in []int
+							for k := range src {
+								z := a*complex(src[k].X, src[k].Y) + b
+								if dist(pt{real(z), imag(z)}, dst[k]) < 4 {
+									cz += complex(src[k].X, src[k].Y)
+									in = append(in, k)
+								}
+							}
+							cz /= complex(float64(len(in)), 0)
+							span := 0.0
+							for _, k := range in {
+								span = math.Max(span, dist(src[k], pt{real(cz), imag(cz)}))
+							}
+							errAt := func(q pt) float64 {
+								z := a*complex(q.X, q.Y) + b
+								return dist(pt{real(z), imag(z)}, th.apply(F.inv().apply(q))) / cmplxAbs(a)
+							}
+							var e0, e20, e40 float64
+							for k := 0; k < 8; k++ {
+								ang := float64(k) * math.Pi / 4
+								for _, r := range []float64{0, 20, 40} {
+									q := pt{real(cz) + r*math.Cos(ang), imag(cz) + r*math.Sin(ang)}
+									e := errAt(q)
+									switch r {
+									case 0:
+										e0 = e
+									case 20:
+										e20 = math.Max(e20, e)
+									default:
+										e40 = math.Max(e40, e)
+									}
+								}
+							}
+							t.Logf("      similarity: %d inliers (%d right) within %.0f mm of (%.0f, %.0f) mm, scale %.2f px/mm; true error %.2f mm there, %.2f within 20 mm, %.2f within 40 mm", bn, nr, span, real(cz), imag(cz), cmplxAbs(a), e0, e20, e40)
+						}
+					}
+				}
 				after, err := Register(fresh, img)
+				remnantHook = nil
 				if debugDir != "" {
 					for _, f := range []string{"colourframe", "maskframe", "warpframe"} {
 						os.Rename(filepath.Join(debugDir, f+".png"), filepath.Join(debugDir, filepath.Base(dir)+"-"+strings.TrimSuffix(tt.Photo.File, ".jpg")+"-"+f+".png"))
@@ -191,7 +301,28 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 						after = nil
 					}
 					img, _ := ReadImage(filepath.Join(dir, tt.Photo.File))
+					if os.Getenv("VISION_REGSEED_OUTLINE") != "" {
+						// Each outline pose's error against the truth at the sheet's 3x3 grid
+						// (frame mm): the median and the largest.
+						F := homog(fresh.H).inv().mul(th0)
+						th := homog(tt.Photo.Homography)
+						outlineHook = func(hs []homog, ss []float64) {
+							for k := range hs {
+								var es []float64
+								for _, fx := range []float64{0.1, 0.5, 0.9} {
+									for _, fy := range []float64{0.1, 0.5, 0.9} {
+										q := pt{fx * paper.WidthMM, fy * paper.HeightMM}
+										es = append(es, dist(hs[k].inv().apply(th.apply(q)), F.apply(q)))
+									}
+								}
+								sort.Float64s(es)
+								t.Logf("    outline pose %d score %.1f: off the truth by %.1f mm (median), %.1f mm (most)", k, ss[k], es[4], es[8])
+							}
+						}
+						inkHook = func(a, b float64) { t.Logf("    pose ink: %.1f mm² on blank, %.1f mm² of writing not shown", a, b) }
+					}
 					a2, err2 := Register(prev, img)
+					outlineHook, inkHook, featMatchHook = nil, nil, nil
 					img.Close()
 					r2 := regAllRow{name: row.name + " (to previous)", err: err2, trueErr: -1}
 					if a2 != nil {
@@ -223,3 +354,5 @@ func registerAllDirs(t *testing.T, dirs []string) []regAllRow {
 	}
 	return rows
 }
+
+func cmplxAbs(a complex128) float64 { return math.Hypot(real(a), imag(a)) }
