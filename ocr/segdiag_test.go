@@ -417,6 +417,10 @@ func segVariant(t *testing.T, name string) func() {
 		old := tipReach
 		tipReach = f
 		return func() { tipReach = old }
+	case "tipthin":
+		old := tipThin
+		tipThin = f
+		return func() { tipThin = old }
 	case "slant":
 		old := joinedSlant
 		joinedSlant = f

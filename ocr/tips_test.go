@@ -63,3 +63,58 @@ func TestKeepTipsHairline(t *testing.T) {
 		t.Errorf("%d pixels after keepTips, want %d", n, len(owner))
 	}
 }
+
+// TestKeepTipsThickJoin: two letter bodies 12 px wide (the body stroke: half width 6 px,
+// the 90th percentile of the ink's distance to blank 5 px) joined by a straight stroke 5 px
+// thick (half width 3 px: more than half the body's, under two thirds of it), the word cut
+// straight across it 4 px before the second body. The joining stroke is the first letter's
+// (drawn as its exit); keepTips (tipThin 2/3) gives its pixels past the cut back to the
+// first letter, and none of the second letter's body.
+func TestKeepTipsThickJoin(t *testing.T) {
+	const w, h = 80, 36
+	owner := map[int32]int{}
+	put := func(x, y, l int) { owner[int32(y*w+x)] = l }
+	for y := 5; y <= 28; y++ {
+		for x := 5; x <= 16; x++ {
+			put(x, y, 0)
+		}
+		for x := 31; x <= 42; x++ {
+			put(x, y, 1)
+		}
+	}
+	for y := 24; y <= 28; y++ {
+		for x := 17; x <= 30; x++ {
+			put(x, y, 0)
+		}
+	}
+	const cut = 27
+	groups := make([][]int32, 2)
+	past := 0 // the joining stroke's pixels the straight cut gives the second letter
+	for p := range owner {
+		l := 0
+		if int(p)%w >= cut {
+			l = 1
+			if owner[p] == 0 {
+				past++
+			}
+		}
+		groups[l] = append(groups[l], p)
+	}
+	f := &segFrame{im: &inkMap{w: w, h: h}}
+	f.keepTips(groups, []int{0}, 40)
+	back := 0
+	for _, p := range groups[0] {
+		if owner[p] == 1 {
+			t.Errorf("pixel (%d, %d) of the second letter's body given to the first", int(p)%w, int(p)/w)
+		}
+		if int(p)%w >= cut {
+			back++
+		}
+	}
+	if back*2 < past {
+		t.Errorf("%d of the joining stroke's %d pixels past the cut given back, want at least half", back, past)
+	}
+	if n := len(groups[0]) + len(groups[1]); n != len(owner) {
+		t.Errorf("%d pixels after keepTips, want %d", n, len(owner))
+	}
+}
