@@ -12,15 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
-	"tearcam/judge"
 	"tearcam/internal/synth"
+	"tearcam/judge"
 	"tearcam/template"
 )
 
 // TestHashDump is a tool, not a check: with VISION_HASH_OUT set it runs the referee's chain
 // (Fresh; Register against the fresh sheet, then against the previous registered sheet when
 // refused; Measure against the previous sheet) over the synthetic sets named by
-// VISION_HASH_DIRS (colon-separated; the project set when unset) and writes one line per
+// VISION_HASH_DIRS (colon-separated sets or cases; the project set when unset) and writes one line per
 // result: a SHA-256 of every mask, image, homography, residual, note, foreign and unknown
 // mask and measurement. Two runs' files are compared with diff to show that a speed change
 // leaves every output bit for bit the same.
@@ -33,6 +33,9 @@ func TestHashDump(t *testing.T) {
 	if d := os.Getenv("VISION_HASH_DIRS"); d != "" {
 		for _, s := range strings.Split(d, ":") {
 			cs, _ := filepath.Glob(filepath.Join(s, "case-*", "truth.json"))
+			if len(cs) == 0 { // a case directory itself
+				cs, _ = filepath.Glob(filepath.Join(s, "truth.json"))
+			}
 			for _, c := range cs {
 				dirs = append(dirs, filepath.Dir(c))
 			}
