@@ -285,17 +285,7 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 			x := clampi(X-off, vin, sz.X-1-vin)
 			j := y*sz.X + x
 			gi := 3 * ((y/cell)*gw + x/cell)
-			var d float32
-			for k := 0; k < 3; k++ {
-				g := gv[gi+k]
-				a := float32(wb[3*i+k])
-				pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
-				if a < pl {
-					d += pl - a
-				} else if a > ph {
-					d += a - ph
-				}
-			}
+			d := intervalDist(wb[3*i:3*i+3], lo[3*j:3*j+3], hi[3*j:3*j+3], gv[gi:gi+3])
 			if tf.closer(wb[3*i:3*i+3], X, Y, d) {
 				margin[i] = 0
 			}
@@ -398,20 +388,10 @@ func changeRound(fresh *SheetImage, wb []byte, fw, off int, sz image.Point, conf
 				j := y*sz.X + x
 				i := (y+off)*fw + x + off
 				gi := 3 * ((y/cell)*gw + x/cell)
-				var d, p float32
+				d := intervalDist(wb[3*i:3*i+3], lo[3*j:3*j+3], hi[3*j:3*j+3], gv[gi:gi+3])
+				var p float32
 				for k := 0; k < 3; k++ {
-					g := gv[gi+k]
-					// The prediction is an interval: the fresh sheet's darkest to brightest value
-					// within half a millimetre, so a registration error that small does not turn
-					// the edges of ink strokes into "removed".
-					a := float32(wb[3*i+k])
-					pl, ph := g*float32(lo[3*j+k]), g*float32(hi[3*j+k])
-					if a < pl {
-						d += pl - a
-					} else if a > ph {
-						d += a - ph
-					}
-					p += g * float32(fb[3*j+k])
+					p += gv[gi+k] * float32(fb[3*j+k])
 				}
 				if d < changeTol*(p+changeFloor) && (tf == nil || d == 0 || !tf.closer(wb[3*i:3*i+3], x+off, y+off, farD(x, y, d))) {
 					copy(prow[x-step/2:min(x-step/2+step, sz.X)], ones)
@@ -788,4 +768,25 @@ func tableFieldOf(wb, valid []byte, fw, fh, off int, sz image.Point, ppm float64
 		t.cellY[y] = int32(y / cell)
 	}
 	return t
+}
+
+// intervalDist is the change test's distance of a photo pixel a (3 bytes, the photo's
+// channel order) from the fresh sheet's predicted interval: per channel, the fresh sheet's
+// darkest (lo) to brightest (hi) value within half a millimetre times the lighting gain g,
+// so a registration error that small does not turn the edges of ink strokes into
+// "removed". It is 0 inside the interval, else the sum over the channels of the distance to
+// its nearer end, in grey levels (float32, channels summed in order 0, 1, 2: the fine pass's
+// unrolled loop in changePaper computes the same operations in the same order).
+func intervalDist(a, lo, hi []byte, g []float32) float32 {
+	var d float32
+	for k := 0; k < 3; k++ {
+		x := float32(a[k])
+		pl, ph := g[k]*float32(lo[k]), g[k]*float32(hi[k])
+		if x < pl {
+			d += pl - x
+		} else if x > ph {
+			d += x - ph
+		}
+	}
+	return d
 }
