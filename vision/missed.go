@@ -5,7 +5,8 @@ import "tearcam/judge"
 // Paper a photo's mask may have missed.
 //
 // Measure doubts a removed piece that still shows the fresh sheet's writing, or a hole that
-// looks like the paper around it (shade): the after photo's paper mask may have missed paper
+// looks like the paper around it (shade), or a piece at the sheet's edge with no tear line
+// seen bounding it (tearLineUnseen): the after photo's paper mask may have missed paper
 // there, and the tear is undecided. The sheet after that tear is the next tear's "before",
 // and before this, its mask said "no paper" there for certain: the next photo, showing that
 // paper, was refused as paper reappearing ("paper only shrinks"), and so was every photo after
