@@ -855,115 +855,31 @@ func paperMaskInFrame(bgr gocv.Mat, loc *located, h homog, fresh *SheetImage, in
 	var prob, fgC []byte
 	confK := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(int(4*ppm)|1, int(4*ppm)|1))
 	defer confK.Close()
-	if !useLocalModels {
-		// One pass over the frame: the colour look-up, the threshold and the confident
-		// pixels at once (the pixels of paperProbBGR, then of the threshold and of conf
-		// below); the erosion in place in fgC.
-		lp := paperProb(cellLab(), loc.fg, loc.bg, 0.5)
-		prob, fgC = make([]byte, fw*fhh), make([]byte, fw*fhh)
-		split2(len(prob), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if valid[i] != 255 {
-					continue
-				}
-				if v := lp[int(wb[3*i]>>3)<<10|int(wb[3*i+1]>>3)<<5|int(wb[3*i+2]>>3)]; v > 127 {
-					prob[i] = 255
-					if v > 200 {
-						fgC[i] = 255
-					}
-				}
+	// One pass over the frame: the colour look-up (paperProbBGR's), the threshold and the
+	// confident pixels at once; the erosion in place in fgC (the Mat shares its bytes).
+	lp := paperProb(cellLab(), loc.fg, loc.bg, 0.5)
+	prob, fgC = make([]byte, fw*fhh), make([]byte, fw*fhh)
+	split2(len(prob), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if valid[i] != 255 {
+				continue
 			}
-		})
-		tr("m.prob")
-		cm, err := gocv.NewMatFromBytes(fhh, fw, gocv.MatTypeCV8UC1, fgC)
-		if err != nil {
-			panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", fw, fhh, err)) // programming error
-		}
-		gocv.Erode(cm, &cm, confK)
-		cm.Close()
-		tr("m.local")
-	} else {
-		prob0 := paperProbBGR(wb, loc.fg, loc.bg, 0.5)
-		tr("m.prob")
-		// Second estimate with models trained in this frame: the table from a band 3 to 8 mm
-		// outside the sheet (paper never grows, so only table shows there once aligned) and
-		// from confidently non-paper pixels inside, the paper from confidently paper pixels.
-		// Local models separate a pale sheet from a pale table far better than the whole photo's.
-		conf := func(hi bool) []byte {
-			cm := gocv.NewMatWithSize(fhh, fw, gocv.MatTypeCV8UC1)
-			defer cm.Close()
-			c := u8view(cm)
-			for i, v := range prob0 {
-				if valid[i] == 255 && ((hi && v > 200) || (!hi && v < 55)) {
-					c[i] = 255
-				}
-			}
-			gocv.Erode(cm, &cm, confK)
-			return cm.ToBytes()
-		}
-		fgC = conf(true)
-		var bgC []byte
-		if useLocalModels {
-			bgC = conf(false)
-		}
-		b0, b1 := int(3*ppm), int(8*ppm)
-		inBand := func(x, y int) bool {
-			dx := max(off-x, x-(off+sz.X-1), 0)
-			dy := max(off-y, y-(off+sz.Y-1), 0)
-			d := max(dx, dy)
-			return d >= b0 && d <= b1
-		}
-		fgH, bgH := &colorHist{}, &colorHist{}
-		nf, nb := 0, 0
-		for y := 0; useLocalModels && y < fhh; y += 2 { // every other row and column: plenty
-			for x := 0; x < fw; x += 2 {
-				i := y*fw + x
-				if valid[i] != 255 {
-					continue
-				}
-				bin := int(wb[3*i]>>3)<<10 | int(wb[3*i+1]>>3)<<5 | int(wb[3*i+2]>>3)
-				inside := x >= off && y >= off && x < off+sz.X && y < off+sz.Y
-				switch {
-				case inside && fgC[i] != 0:
-					fgH.p[bin]++
-					nf++
-				case (inside && bgC[i] != 0) || inBand(x, y):
-					bgH.p[bin]++
-					nb++
+			if v := lp[int(wb[3*i]>>3)<<10|int(wb[3*i+1]>>3)<<5|int(wb[3*i+2]>>3)]; v > 127 {
+				prob[i] = 255
+				if v > 200 {
+					fgC[i] = 255
 				}
 			}
 		}
-		prob = prob0
-		if useLocalModels && nf > 250 && nb > 250 {
-			fgH.smoothL(1)
-			bgH.smoothL(1)
-			// Per colour bin once (-1: keep the photo's models), then per pixel a look-up.
-			var lut [histN]int16
-			for bin := range lut {
-				lut[bin] = -1
-				f, b := float64(fgH.p[bin]), float64(bgH.p[bin])
-				if f+b > 1e-6 { // a colour this frame has seen: trust the local models
-					lut[bin] = int16(math.Round(255 * f / (f + b)))
-				}
-			}
-			for i := range prob {
-				bin := int(wb[3*i]>>3)<<10 | int(wb[3*i+1]>>3)<<5 | int(wb[3*i+2]>>3)
-				if v := lut[bin]; v >= 0 {
-					prob[i] = byte(v)
-				}
-			}
-		}
-		tr("m.local")
-		split2(len(prob), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if prob[i] > 127 && valid[i] == 255 {
-					prob[i] = 255
-				} else {
-					prob[i] = 0
-				}
-			}
-		})
+	})
+	tr("m.prob")
+	cm, err := gocv.NewMatFromBytes(fhh, fw, gocv.MatTypeCV8UC1, fgC)
+	if err != nil {
+		panic(fmt.Sprintf("vision: NewMatFromBytes %dx%d: %v", fw, fhh, err)) // programming error
 	}
+	gocv.Erode(cm, &cm, confK)
+	cm.Close()
+	tr("m.local")
 	// Inside the sheet, where the lighting can be estimated, the change test against the
 	// fresh sheet decides (it handles shading and ink); the colour test stays for the margin.
 	// Within 2 mm of the sheet's edge the colour test stays too: the fresh sheet's own edge
@@ -1600,10 +1516,6 @@ func paperInk(s *SheetImage, c float32) []byte {
 	}
 	return ink
 }
-
-// useLocalModels re-trains the colour models inside the registered frame (see
-// paperMaskInFrame); it costs about 10 ms.
-const useLocalModels = false
 
 // edgeQuantile is the percentile of untorn-edge offsets reported as the outline residual: high
 // enough that one misaligned side shows, low enough that tear lines ending on a side do not.
